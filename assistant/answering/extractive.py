@@ -1,0 +1,83 @@
+"""The offline answerer: composes verbatim evidence sentences, each cited.
+
+It states the best-ranked statement, then up to `max_sentences - 1` more that are nearly as
+good, hold what the question asks for, and add something new. Syndicated copies arrive
+already folded into one statement, so they are stated once and cite every copy. When the
+best evidence covers too little of the question — or, for a "how many"/"when"/"who"
+question, holds no figure, time or name at all — it abstains in words instead of guessing.
+Disagreements found by `discrepancies` are stated after the answer, both sides cited.
+
+What it does not do: paraphrase, or add any word that is not in a source, beyond the
+fixed connective phrases of the discrepancy sentence and a bracketed speaker name.
+"""
+
+from __future__ import annotations
+
+from assistant.citations import Draft
+from assistant.claims import attribution_note
+from assistant.discrepancies import Found, describe
+from assistant.question import Question
+from assistant.ranking import Statement
+from assistant.text import terms
+
+MIN_RELEVANCE = 0.33  # below this the best evidence does not answer the question (off-corpus scores < 0.2)
+NEAR_BEST = 0.85      # a further statement must score at least this share of the best
+TYPED = {"number", "time", "person", "place"}
+
+
+class ExtractiveAnswerer:
+    name = "extractive"
+
+    def __init__(self, index, max_sentences: int = 4):
+        self.index = index
+        self.max_sentences = max_sentences
+
+    def answer(self, question: Question, statements: list[Statement], found: list[Found]) -> Draft:
+        chosen = self.choose(question, statements)
+        if not chosen:
+            return abstention(question)
+        cites: dict = {}
+        parts = [f"{self.speaker_note(st)} {markers(st.sentences, cites)}".strip() for st in chosen]
+        parts += [describe(d, cites) for d in found]
+        return Draft(" ".join(parts), cites)
+
+    def choose(self, question: Question, statements: list[Statement]) -> list[Statement]:
+        if not statements:
+            return []
+        top = statements[0].best
+        if top.relevance < MIN_RELEVANCE or (question.kind in TYPED and top.fit < 0):
+            return []
+        chosen = [statements[0]]
+        for statement in statements[1:]:
+            best = statement.best
+            if len(chosen) >= self.max_sentences or best.score < NEAR_BEST * top.score:
+                break
+            if best.relevance >= MIN_RELEVANCE and (question.kind not in TYPED or best.fit > 0) \
+                    and not any(_redundant(statement.text, c.text) for c in chosen):
+                chosen.append(statement)
+        return chosen
+
+    def speaker_note(self, statement: Statement) -> str:
+        """The statement as written; a bare "he said" gains the speaker's name in brackets."""
+        first = statement.copies[0].sentence
+        return attribution_note(first.text, self.index.sentences[first.source], first.index)
+
+
+def markers(sentences, cites: dict) -> str:
+    """Register each sentence as a citation and return its markers, e.g. "[1][2]"."""
+    out = []
+    for sentence in sentences:
+        n = next((k for k, v in cites.items() if v == sentence), None) or len(cites) + 1
+        cites[n] = sentence
+        out.append(f"[{n}]")
+    return "".join(out)
+
+
+def abstention(question: Question) -> Draft:
+    return Draft(f"The articles don't say. None of the indexed articles answers “{question.text.strip()}”.",
+                 {}, abstained=True)
+
+
+def _redundant(a: str, b: str) -> bool:
+    ta, tb = set(terms(a)), set(terms(b))
+    return bool(ta) and len(ta & tb) / len(ta) >= 0.75

@@ -1,0 +1,116 @@
+"""`Assistant`: the one entry point every surface uses.
+
+    bot = Assistant()                      # offline default; builds store/ from seeds/ if empty
+    answer = bot.ask("How many fighters left Raqqa?", history=[...])
+
+A question goes: analyse (kind, target, follow-up context) → retrieve (dense + BM25,
+fused) → rank → claims and discrepancies → a backend drafts text with markers →
+`citations.finalize` resolves and renumbers them → `Answer`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from assistant import _offline
+from assistant.answer import Answer, Citation
+from assistant.answering.extractive import ExtractiveAnswerer
+from assistant.citations import Draft, finalize
+from assistant.claims import Claim, extract
+from assistant.discrepancies import Found, find
+from assistant.errors import QuestionError
+from assistant.index import Index, IngestReport
+from assistant.question import Question, analyse
+from assistant.ranking import Ranker, Scored, Statement, group_copies
+from assistant.retrieval import Retriever
+from assistant.settings import Settings
+
+_offline.configure()
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy bear on the question
+
+
+class Assistant:
+    """Answers questions from the articles in a corpus folder, citing every statement."""
+
+    def __init__(self, corpus_dir: str | Path | None = None, store_dir: str | Path | None = None,
+                 settings: Settings | None = None, ingest: bool = True):
+        settings = settings or Settings()
+        updates = {k: Path(v) for k, v in (("corpus_dir", corpus_dir), ("store_dir", store_dir)) if v is not None}
+        self.settings = settings.model_copy(update=updates)
+        self.index = Index(self.settings)
+        if ingest and self.index.is_empty():
+            self.ingest()
+        self.retriever = Retriever(self.index)
+        self.ranker = Ranker(self.index)
+        self.backend = ExtractiveAnswerer(self.index, self.settings.max_sentences)
+
+    def ingest(self, rebuild: bool = False, progress: bool = False) -> IngestReport:
+        """Bring the index in line with the corpus folder (incremental unless `rebuild`)."""
+        report = self.index.ingest(rebuild=rebuild, progress=progress)
+        for cached in ("retriever", "ranker"):
+            if cached in self.__dict__:
+                setattr(self, cached, (Retriever if cached == "retriever" else Ranker)(self.index))
+        return report
+
+    def ask(self, question: str, history: list[dict] | None = None) -> Answer:
+        """Answer `question` from the articles; `history` is earlier chat messages (role/content)."""
+        text = self.validate(question)
+        q = analyse(text, history)
+        ranked = self.ranker.rank(q, self.retriever.retrieve(q.query))
+        statements = self._with_copies(group_copies(ranked))
+        draft = self.backend.answer(q, statements, [])
+        relevance = {item.sentence: item.relevance for item in ranked}
+        found = [] if draft.abstained else find(q, self._claims(ranked), relevance)
+        if found:
+            draft = self.backend.answer(q, statements, found)
+        return self._answer(text, draft, found)
+
+    def validate(self, question: object) -> str:
+        """The question, cleaned of control characters; raises QuestionError when unusable."""
+        if not isinstance(question, str):
+            raise QuestionError(f"The question must be text, not {type(question).__name__}.")
+        text = _CONTROL.sub(" ", question).strip()
+        if not text:
+            raise QuestionError("The question is empty. Ask something about the articles, "
+                                "e.g. “How many fighters left Raqqa?”")
+        if len(text) > self.settings.max_question_chars:
+            raise QuestionError(f"The question is {len(text):,} characters long; the limit is "
+                                f"{self.settings.max_question_chars:,}. Shorten it, or raise ASSISTANT_MAX_QUESTION_CHARS.")
+        return text
+
+    def _claims(self, ranked: list[Scored]) -> list[Claim]:
+        claims, seen = [], set()
+        for item in ranked:
+            s = item.sentence
+            if item.relevance < CLAIM_FLOOR or (s.source, s.index) in seen:
+                continue
+            seen.add((s.source, s.index))
+            claims += extract(self.index.sentences[s.source], s.index)
+        return claims
+
+    def _with_copies(self, statements: list[Statement]) -> list[Statement]:
+        """Add syndicated copies that retrieval did not return, so every copy is cited."""
+        for statement in statements[: self.settings.max_sentences]:
+            have = {s.source for s in statement.sentences}
+            for copy in self.ranker.copies_of(statement.copies[0].sentence):
+                if copy.source not in have:
+                    statement.copies.append(Scored(statement.best.evidence.__class__(copy, 0.0, statement.best.evidence.dense),
+                                                   statement.best.relevance, statement.best.fit))
+                    have.add(copy.source)
+        return statements
+
+    def _answer(self, question: str, draft: Draft, found: list[Found]) -> Answer:
+        text, citations = finalize(draft, self.index.texts)
+        return Answer(question=question, text=text, citations=citations, abstained=draft.abstained,
+                      discrepancies=[_discrepancy(f, citations) for f in found], backend=self.backend.name)
+
+
+def _discrepancy(found: Found, citations: list[Citation]):
+    by_span = {(c.source, c.start): c.marker for c in citations}
+    model = found.to_model()
+    for claim, raw in zip(model.claims, [c for side in found.sides for c in side]):
+        claim.marker = by_span.get((raw.sentence.source, raw.sentence.start))
+    return model

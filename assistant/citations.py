@@ -1,0 +1,72 @@
+"""Turn a draft with `[n]` markers into an answer whose every marker resolves.
+
+`finalize` is pure: given the draft text, what each marker points at and the source texts,
+it drops markers that point nowhere (a model's invented `[9]`), renumbers the rest
+1, 2, 3 … in order of first use, lists exactly the citations the text uses, and checks
+that every quote is the verbatim text of its source at its offsets. `unsupported` tells
+which statements name a figure or a name that none of their cited quotes (or the quotes'
+neighbouring sentences) contains: the LLM backend uses it to strip or flag such citations.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.answer import Citation
+from assistant.index import Sentence
+from assistant.text import names, numbers, stem, words
+
+MARKER = re.compile(r"\[(\d+)\]")
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What an answering backend produces: text with markers, and what each marker cites."""
+
+    text: str
+    cites: dict[int, Sentence]
+    abstained: bool = False
+
+
+def finalize(draft: Draft, source_texts: dict[str, str]) -> tuple[str, list[Citation]]:
+    """Resolve, renumber and verify markers; returns the final text and its citations."""
+    renumber: dict[int, int] = {}
+    for match in MARKER.finditer(draft.text):
+        old = int(match.group(1))
+        if old in draft.cites and old not in renumber:
+            renumber[old] = len(renumber) + 1
+
+    def replace(match: re.Match) -> str:
+        old = int(match.group(1))
+        return f"[{renumber[old]}]" if old in renumber else ""
+
+    text = MARKER.sub(replace, draft.text)
+    text = re.sub(r"(\[\d+\])(?=\1)", "", text)          # "[1][1]" -> "[1]"
+    text = re.sub(r"[ \t]+([.,;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", text)).strip()
+    citations = [_citation(new, draft.cites[old], source_texts) for old, new in renumber.items()]
+    return text, sorted(citations, key=lambda c: c.marker)
+
+
+def _citation(marker: int, sentence: Sentence, source_texts: dict[str, str]) -> Citation:
+    text = source_texts.get(sentence.source)
+    if text is not None and text[sentence.start:sentence.end] != sentence.text:
+        raise AssertionError(f"stale index: quote not found at {sentence.source}[{sentence.start}:{sentence.end}]")
+    return Citation(marker=marker, source=sentence.source, quote=sentence.text, start=sentence.start, end=sentence.end)
+
+
+def statements(text: str) -> list[tuple[str, list[int]]]:
+    """Split answer text into statements with the markers each one carries."""
+    parts = re.split(r"(?<=\])\s+|(?<=[.!?])\s+(?=[A-Z\"“])|\n+", text)
+    return [(MARKER.sub("", p).strip(), [int(m) for m in MARKER.findall(p)]) for p in parts if p.strip()]
+
+
+def missing_support(statement: str, quotes: list[str], context: str = "") -> set[str]:
+    """Figures and names in `statement` found in none of `quotes` (names may also come from `context`)."""
+    cited = " ".join(quotes)
+    missing = {n for n in numbers(statement) if n not in numbers(cited)}
+    known = {stem(w) for w in words(cited + " " + context)}
+    for name in names(statement):
+        if not {stem(w) for w in name.split()} & known:
+            missing.add(name)
+    return missing

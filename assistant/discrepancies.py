@@ -1,0 +1,247 @@
+"""Discrepancies: where the evidence for a question gives incompatible accounts.
+
+Given the claims in the evidence that bears on a question, `find`:
+
+1. keeps the quantity claims about what the question asks (same counted thing, and the
+   question's qualifiers and event — "foreign", "remain" — when it names them);
+2. groups them into sides by value: copies of one figure (a wire story reprinted, the
+   same speaker quoted twice) are one side, cited together;
+3. reports a discrepancy when two sides' intervals are disjoint (about 200 vs 275; up to
+   150 vs 250–300). A figure inside another's range is no conflict, nor is a vague
+   magnitude ("hundreds", "dozens"), nor a spelling variant (handled by `text.stem`);
+4. sets each denial ("we completely deny any negotiations") against the best sentence
+   from another speaker that asserts what is denied.
+
+`describe` renders one discrepancy as a sentence that attributes and cites both sides.
+What it does not do: judge who is right, or compare claims across unrelated questions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.answer import Claim as ClaimOut
+from assistant.answer import Discrepancy
+from assistant.claims import DENIAL, Claim
+from assistant.question import Question
+from assistant.text import stem, terms
+
+_EVENT_WORDS = {"left": r"left|leave|leaving|fled|flee|withdr\w+|evacuat\w+|exit\w*|depart\w*|go|gone|went|pull\w* out|got out|get out",
+                "remain": r"remain\w*|stay\w*|still in|left behind|fight on|holding out",
+                "surrender": r"surrender\w*", "killed": r"kill\w*|died|dead|deaths?",
+                "captured": r"captur\w*|recaptur\w*|seiz\w*|retak\w*|control\w*"}
+_EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
+                 "killed": "killed", "captured": "captured", None: ""}
+_NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong|without)\b", re.I)
+
+
+@dataclass
+class Found:
+    """A discrepancy before rendering: its topic and its sides (each a list of agreeing claims)."""
+
+    topic: str
+    sides: list[list[Claim]]
+
+    def to_model(self, markers: dict[int, object] | None = None) -> Discrepancy:
+        def marker(claim: Claim) -> int | None:
+            return next((n for n, s in (markers or {}).items() if s == claim.sentence), None)
+
+        claims = [ClaimOut(value=c.value, source=c.sentence.source, quote=c.sentence.text,
+                           attributed_to=c.speaker, marker=marker(c)) for side in self.sides for c in side]
+        return Discrepancy(topic=self.topic, claims=claims)
+
+
+def find(question: Question, claims: list[Claim], relevance: dict | None = None) -> list[Found]:
+    """Discrepancies among `claims` that bear on `question`, most important first.
+
+    `relevance` maps a sentence to how well it covers the question (see `ranking`); a
+    denial only bears on a question its sentence answers well, and never on a question
+    that asks for a figure, a time or a place (those get the figures' discrepancies).
+    """
+    found = _quantity_conflicts(question, claims)
+    if question.kind not in ("number", "time", "place"):
+        found += _denials(question, claims, relevance or {})
+    return found
+
+
+# --- figures --------------------------------------------------------------------------------
+
+def _quantity_conflicts(question: Question, claims: list[Claim]) -> list[Found]:
+    relevant = [c for c in claims if c.kind == "quantity" and _about(question, c)]
+    found = []
+    for topic_claims in _topics(relevant):
+        sides = _sides(topic_claims)
+        conflicting = [s for s in sides if any(_disjoint(s[0], o[0]) for o in sides if o is not s)]
+        if len(conflicting) >= 2:
+            found.append(Found(_topic_name(topic_claims), conflicting))
+    return found
+
+
+def _about(question: Question, claim: Claim) -> bool:
+    return claim.quantity is not None and not claim.quantity.vague and counts_what_is_asked(question, claim)
+
+
+def counts_what_is_asked(question: Question, claim: Claim) -> bool:
+    """Does the quantity claim count what the question asks about (thing, qualifiers, event)?"""
+    if claim.quantity is None or not claim.counted:
+        return False
+    asked = set(question.terms) | set(question.context_terms)
+    nouns = [t for t in question.target if t not in _ALL_QUALIFIERS]
+    if nouns and claim.head not in nouns:
+        return False
+    if not question.target and claim.head not in asked:
+        return False
+    if question.target and not nouns and not set(question.target) <= set(claim.qualifiers):
+        return False  # "how many foreigners": a qualifier standing for the whole phrase
+    wanted = asked & _qualifier_stems(claim)
+    if {q for q in asked if q in _ALL_QUALIFIERS} - set(claim.qualifiers) - wanted:
+        return False  # the question names a qualifier ("foreign") this claim lacks
+    event = _question_event(question)
+    return event is None or claim.event in (event, None)
+
+
+_ALL_QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish", "russian", "american",
+                   "british", "french", "lebanese", "iranian", "western", "european"}
+
+
+def _qualifier_stems(claim: Claim) -> set[str]:
+    return set(claim.qualifiers)
+
+
+def _question_event(question: Question) -> str | None:
+    text = question.text.lower() + " " + " ".join(question.context_terms)
+    if re.search(r"\bleaving\b.*\bbehind\b|\bleft behind\b|\bremain|\bstay", text):
+        return "remain"
+    for event, pattern in _EVENT_WORDS.items():
+        if re.search(rf"\b(?:{pattern})\b", text):
+            return event
+    return None
+
+
+def _topics(claims: list[Claim]) -> list[list[Claim]]:
+    """Claims grouped by what they count: (head, qualifiers, event); unknown event joins its kin."""
+    groups: dict[tuple, list[Claim]] = {}
+    for c in sorted(claims, key=lambda c: c.event is None):
+        key = (c.head, c.qualifiers, c.event)
+        if c.event is None:
+            key = next((k for k in groups if k[0] == c.head and k[1] == c.qualifiers), key)
+        groups.setdefault(key, []).append(c)
+    return list(groups.values())
+
+
+def _sides(claims: list[Claim]) -> list[list[Claim]]:
+    """Claims grouped by the figure they state: "275", "some 275" and a range around it are one side."""
+    sides: list[list[Claim]] = []
+    for claim in claims:
+        side = next((s for s in sides if _same_value(s[0], claim)), None)
+        if side is None:
+            sides.append([claim])
+        elif claim.sentence not in {c.sentence for c in side}:
+            side.append(claim)
+    return sides
+
+
+def _same_value(a: Claim, b: Claim) -> bool:
+    qa, qb = a.quantity, b.quantity
+    if _disjoint(a, b):
+        return False
+    close = abs(qa.point - qb.point) <= 0.1 * max(qa.point, qb.point)
+    return close or bool(a.speaker and a.speaker == b.speaker)
+
+
+def _disjoint(a: Claim, b: Claim) -> bool:
+    qa, qb = a.quantity, b.quantity
+    if qa.vague or qb.vague or qa.percent != qb.percent:
+        return False
+    return qa.high < qb.low or qb.high < qa.low
+
+
+def _topic_name(claims: list[Claim]) -> str:
+    first = min(claims, key=lambda c: len(c.counted))
+    noun = _surface_noun(first)
+    qualifiers = " ".join(sorted(q.capitalize() if q not in ("foreign", "local") else q for q in first.qualifiers))
+    event = next((c.event for c in claims if c.event), None)
+    return re.sub(r"\s+", " ", f"the number of {qualifiers} {noun} {_EVENT_PHRASE[event]}").strip()
+
+
+def _surface_noun(claim: Claim) -> str:
+    """The counted noun as the article writes it ("jihadists"), falling back to the stem."""
+    for word in re.findall(r"[A-Za-z]+", claim.sentence.text):
+        if stem(word) == claim.head and word.lower().endswith("s"):
+            return word.lower()
+    return claim.head or "people"
+
+
+# --- assertions and denials ----------------------------------------------------------------
+
+def _denials(question: Question, claims: list[Claim], relevance: dict) -> list[Found]:
+    asked = set(question.terms) | set(question.context_terms)
+    found = []
+    for denial in (c for c in claims if c.kind == "denial"):
+        if relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked):
+            continue
+        assertion = _assertion_of(denial, claims)
+        if assertion is None or any(f.sides[0][0].sentence == assertion.sentence for f in found):
+            continue
+        found.append(Found(_denied_topic(denial), [[assertion], [denial]]))
+    return found
+
+
+DENIAL_RELEVANCE = 0.45
+
+
+def _bears_on(denial: Claim, asked: set[str]) -> bool:
+    """The question asks about what is denied: its first denied word, or two of them."""
+    ordered = [t for t in terms(denial.sentence.text) if t in denial.denied]
+    return bool(ordered) and (ordered[0] in asked or len(denial.denied & asked) >= 2)
+
+
+def _assertion_of(denial: Claim, claims: list[Claim]) -> Claim | None:
+    """What the denial answers: the assertion its own sentence reports, else the first evidence
+    sentence from another speaker that states the denied thing (its first word) without negation."""
+    reported = next((c for c in claims if c.kind == "assertion" and c.sentence == denial.sentence), None)
+    if reported:
+        return reported
+    head = next((t for t in terms(denial.sentence.text) if t in denial.denied), None)
+    for claim in claims:
+        s = claim.sentence
+        if s == denial.sentence or _NEGATION.search(s.text) or not claim.speaker or claim.speaker == denial.speaker:
+            continue
+        if head in terms(s.text):
+            return Claim(s, "assertion", "asserted", speaker=claim.speaker)
+    return None
+
+
+def _denied_topic(denial: Claim) -> str:
+    text = denial.sentence.text
+    match = DENIAL.search(text)
+    if match and match.group().lower().startswith("den"):
+        span = text[match.end():]
+        span = re.split(r"[.;:\"“”]|,\s*(?:after|but|while|which|as)\b", span)[0]
+        span = re.sub(r"^\s*(?:on \w+(?: \w+)?\s+)?(?:that\s+|any\s+)?", "", span)
+    else:
+        reported = re.search(r"\bthat\s+(.+)$", text[:match.start()] if match else text)
+        span = reported.group(1) if reported else ""
+    words = span.split()
+    return "whether " + " ".join(words[:12]).rstrip(",") if words else "what happened"
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+def describe(found: Found, cites: dict) -> str:
+    """One sentence stating the disagreement, both sides attributed and cited."""
+    from assistant.answering.extractive import markers
+
+    parts = []
+    for side in found.sides:
+        lead = side[0]
+        who = lead.speaker or "one report"
+        refs = markers([c.sentence for c in side], cites)
+        if lead.kind == "quantity":
+            parts.append(f"{who} put it at {lead.value} {refs}")
+        elif lead.kind == "denial":
+            parts.append(f"{who} denied it {refs}")
+        else:
+            parts.append(f"{who} said so {refs}")
+    return f"Accounts differ on {found.topic}: " + "; ".join(parts) + "."

@@ -1,0 +1,88 @@
+"""What a question asks for, and the standalone form of a follow-up.
+
+`analyse` classifies the expected answer (a number, a person or organisation, a place, a
+time, a reason, yes/no, or anything else), finds the thing a "how many" question counts,
+and folds in the previous turn when the question leans on it ("What did she say about it?",
+"And the foreign ones?"). It does not rewrite the question with a model; an LLM backend may
+condense further (see `answering.llm`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from assistant.text import names, stem, terms
+
+KINDS = ("number", "person", "place", "time", "reason", "yesno", "other")
+
+_KIND_PATTERNS = [
+    ("number", r"\bhow (many|much|large|big|long a list)\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"),
+    ("time", r"\bwhen\b|\bwhat (day|date|time|year|month)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
+    ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|town|province|country|region|area|territory|river)\b|\bwhat destination\b"),
+    ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),
+    ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bname of\b"),
+    ("yesno", r"^(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b"),
+]
+
+_ANAPHORA = re.compile(r"\b(he|she|they|them|his|her|their|it|its|this|that|these|those|there|him)\b|^(and|what about|how about|so|then)\b", re.I)
+_COUNTED = re.compile(r"\bhow many ((?:[\w\-’']+\s+){0,3}?[\w\-’']+?)(?=\s+(?:did|do|does|were|was|are|(?-i:is)|have|had|has|left|remain\w*|fled|surrender\w*|still|had|in|from|of)\b|\?|$)", re.I)
+
+
+@dataclass
+class Question:
+    text: str
+    kind: str
+    terms: list[str]
+    target: list[str] = field(default_factory=list)
+    context_terms: list[str] = field(default_factory=list)
+    context_names: set[str] = field(default_factory=set)
+
+    @property
+    def query(self) -> str:
+        """The standalone text used for retrieval."""
+        extra = " ".join(sorted(self.context_names)) + " " + " ".join(self.context_terms)
+        return f"{self.text} {extra}".strip()
+
+
+def answer_kind(text: str) -> str:
+    lowered = text.lower().strip()
+    for kind, pattern in _KIND_PATTERNS:
+        if re.search(pattern, lowered):
+            return kind
+    return "other"
+
+
+def counted_thing(text: str) -> list[str]:
+    """Stems of what a "how many" question counts: "How many Syrian fighters left?" -> [syrian, fighter]."""
+    match = _COUNTED.search(text)
+    return terms(match.group(1)) if match else []
+
+
+def analyse(text: str, history: list[dict] | None = None) -> Question:
+    """The question's kind, terms and target, with context from `history` when it needs it."""
+    question = Question(text=text, kind=answer_kind(text), terms=terms(text), target=counted_thing(text))
+    previous = _previous_turns(history or [])
+    if previous and _leans_on_history(text, question.terms):
+        user, assistant = previous
+        if question.kind == "other" and user:
+            question.kind = answer_kind(user) if re.match(r"^(and|what about|how about)\b", text.strip(), re.I) else "other"
+        if not question.target and question.kind == "number":
+            question.target = counted_thing(user)
+        question.context_terms = [t for t in terms(user) if t not in question.terms]
+        question.context_names = names(user) | names(_strip_markers(assistant))
+    return question
+
+
+def _leans_on_history(text: str, own_terms: list[str]) -> bool:
+    return bool(_ANAPHORA.search(text)) or len(own_terms) <= 2
+
+
+def _previous_turns(history: list[dict]) -> tuple[str, str] | None:
+    user = next((m.get("content", "") for m in reversed(history) if m.get("role") == "user"), "")
+    assistant = next((m.get("content", "") for m in reversed(history) if m.get("role") == "assistant"), "")
+    return (str(user), str(assistant)) if user or assistant else None
+
+
+def _strip_markers(text: str) -> str:
+    return re.sub(r"\[\d+\]", "", text)

@@ -1,0 +1,47 @@
+"""One typed settings object, read from the environment (prefix `ASSISTANT_`).
+
+`Settings()` reads e.g. `ASSISTANT_TOP_K=30`; the OpenAI fields also read the standard
+`OPENAI_API_KEY` / `OPENAI_BASE_URL`, and the Chroma fields `CHROMA_HOST` / `CHROMA_PORT`,
+so the usual variables just work. Nothing else in the package reads `os.environ` for
+configuration.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+
+
+def _env(name: str) -> AliasChoices:
+    """Accept both ASSISTANT_<NAME> and the conventional unprefixed variable."""
+    return AliasChoices(f"ASSISTANT_{name}", name)
+
+
+class Settings(BaseSettings):
+    """Everything a user may configure, with defaults that work offline."""
+
+    model_config = SettingsConfigDict(env_prefix="ASSISTANT_", extra="ignore", populate_by_name=True)
+
+    corpus_dir: Path = Field(PROJECT_DIR / "seeds", description="Folder of .txt/.md articles to answer from.")
+    store_dir: Path = Field(PROJECT_DIR / "store", description="Where the Chroma index and docstore persist.")
+    collection: str = Field("news", description="Chroma collection name.")
+    embed_model: str = Field("", description="Path or name of a sentence-transformers model; empty: the bundled all-MiniLM-L6-v2.")
+    embed_batch_size: int = Field(64, description="Sentences per embedding batch at ingest.")
+    window_size: int = Field(2, description="Sentences of context kept on each side of an evidence sentence.")
+    top_k: int = Field(40, description="Candidate sentences fetched by each retriever before fusion.")
+    max_sentences: int = Field(4, description="Most evidence sentences an extractive answer states.")
+    max_question_chars: int = Field(2000, description="Longer questions are refused with a clear error.")
+    chroma_host: str | None = Field(None, validation_alias=_env("CHROMA_HOST"), description="Chroma server host; unset: embedded store.")
+    chroma_port: int = Field(8000, validation_alias=_env("CHROMA_PORT"), description="Chroma server port.")
+    backend: Literal["auto", "extractive", "llm"] = Field("auto", description="'auto': the LLM when a key is set, else extractive.")
+    openai_api_key: SecretStr | None = Field(None, validation_alias=_env("OPENAI_API_KEY"), description="Key for OpenAI or a compatible server.")
+    openai_base_url: str | None = Field(None, validation_alias=_env("OPENAI_BASE_URL"), description="Base URL of an OpenAI-compatible server.")
+    llm_model: str = Field("gpt-4o-mini", description="Chat model name for the LLM backend.")
+    llm_timeout: float = Field(20.0, description="Seconds before an LLM call gives up.")
+    llm_max_retries: int = Field(2, description="Retries on 429/5xx before falling back to the offline answer.")
+    context_tokens: int = Field(3000, description="Token budget for the sources packed into an LLM prompt.")

@@ -1,0 +1,77 @@
+"""Small text helpers shared by the stages: word stems, stop words, capitalised names.
+
+Deliberately light: Snowball stems (PyStemmer, already a dependency of the BM25 retriever)
+and regular expressions. No parser, no NER model: nothing here needs a download.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d[\d,.]*")
+
+STOP = frozenset("""
+a about above after again against all also am an and any are as at be because been before being below between
+both but by can could did do does doing down during each few for from further had has have having he her here
+hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off
+on once only or other our ours out over own same she should so some such than that the their theirs them
+themselves then there these they this those through to too under until up very was we were what when where which
+while who whom why will with would you your yours according said says say told tell tells reported report
+reports article articles source sources did do does many much also whose anyone anything kind sort
+really exactly actually precisely thought think believed believe known know going get got happen happened
+happening make made mention mentioned quoted quote coverage describe described idea there's what's who's
+now still yet ever even just any please overall according roughly approximately
+""".split())
+
+# Spelling variants that name the same thing in this kind of news (not a discrepancy, and
+# equal for matching). Keys and values are lower-case stems.
+VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh": "is",
+            "jihadist": "fighter", "militant": "fighter", "milit": "fighter", "terrorist": "fighter", "extremist": "fighter",
+            "combat": "fighter", "insurg": "fighter", "gunmen": "fighter", "gunman": "fighter",
+            "flee": "fled", "withdrawn": "left", "withdrew": "left",
+            "leav": "left", "depart": "left", "evacu": "left", "quit": "left", "stay": "remain", "remain": "remain"}
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    w = word.lower().strip("'’-").replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    s = _stemmer().stemWord(w)
+    return VARIANTS.get(s, VARIANTS.get(w, s))
+
+
+def words(text: str) -> list[str]:
+    return WORD.findall(text)
+
+
+def terms(text: str) -> list[str]:
+    """Content-word stems of `text`, in order, stop words dropped."""
+    return [stem(w) for w in words(text) if w.lower() not in STOP and not w[0].isdigit()]
+
+
+def numbers(text: str) -> set[str]:
+    """Figures written with digits, normalised ('3,000' -> '3000')."""
+    return {n.replace(",", "").rstrip(".") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
+
+
+_NAME = re.compile(r"\b(?:[A-Z][\w’'\-]*(?:\s+(?:of|for|al|bin|de|the)?\s*[A-Z][\w’'\-]*)*)")
+_NOT_NAMES = STOP | {"but", "and", "under", "backed", "earlier", "last", "new", "mr", "col", "colonel"}
+
+
+def names(text: str) -> set[str]:
+    """Capitalised words or runs of them that are not just sentence-initial function words."""
+    found = set()
+    for match in _NAME.finditer(text):
+        tokens = [t for t in match.group().split() if t.lower() not in _NOT_NAMES]
+        if tokens:
+            found.add(" ".join(tokens))
+    return found
