@@ -17,8 +17,8 @@ from assistant import _offline
 from assistant.answer import Answer, Citation
 from assistant.answering.extractive import ExtractiveAnswerer
 from assistant.citations import Draft, finalize
-from assistant.claims import Claim, extract
-from assistant.discrepancies import Found, find
+from assistant.claims import Claim, attribute, extract
+from assistant.discrepancies import Evidence, Found, find, scoped_to_speaker
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse
@@ -30,6 +30,7 @@ _offline.configure()
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy bear on the question
+DISTINCTIVE = 0.12  # a speaker's name word used by fewer sentences than this singles the speaker out
 
 
 class Assistant:
@@ -59,14 +60,23 @@ class Assistant:
         """Answer `question` from the articles; `history` is earlier chat messages (role/content)."""
         text = self.validate(question)
         q = analyse(text, history)
-        ranked = self.ranker.rank(q, self.retriever.retrieve(q.query))
+        ranked = self.ranker.rank(q, self._retrieve(q))
         statements = self._with_copies(group_copies(ranked))
         draft = self.backend.answer(q, statements, [])
-        relevance = {item.sentence: item.relevance for item in ranked}
-        found = [] if draft.abstained else find(q, self._claims(ranked), relevance)
+        claims = scoped_to_speaker(q, self._claims(ranked), lambda t: self.ranker.share(t) < DISTINCTIVE)
+        found = [] if draft.abstained else find(q, claims, self._evidence(ranked))
         if found:
             draft = self.backend.answer(q, statements, found)
         return self._answer(text, draft, found)
+
+    def _retrieve(self, q: Question) -> list:
+        """Evidence for the question; a follow-up also searches without its borrowed context,
+        so the earlier turn's topic does not crowd out what is new in this one."""
+        evidence = self.retriever.retrieve(q.query)
+        if q.query != q.text:
+            seen = {(e.source, e.sentence.index) for e in evidence}
+            evidence += [e for e in self.retriever.retrieve(q.text) if (e.source, e.sentence.index) not in seen]
+        return evidence
 
     def validate(self, question: object) -> str:
         """The question, cleaned of control characters; raises QuestionError when unusable."""
@@ -90,6 +100,15 @@ class Assistant:
             seen.add((s.source, s.index))
             claims += extract(self.index.sentences[s.source], s.index)
         return claims
+
+    def _evidence(self, ranked: list[Scored]) -> list[Evidence]:
+        """Ranked evidence with each sentence's speaker, for pairing denials with assertions."""
+        evidence = []
+        for item in ranked:
+            if item.relevance >= CLAIM_FLOOR:
+                speaker = attribute(self.index.sentences[item.sentence.source], item.sentence.index)
+                evidence.append(Evidence(item.sentence, speaker.name if speaker else None, item.relevance))
+        return evidence
 
     def _with_copies(self, statements: list[Statement]) -> list[Statement]:
         """Add syndicated copies that retrieval did not return, so every copy is cited."""

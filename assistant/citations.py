@@ -42,10 +42,15 @@ def finalize(draft: Draft, source_texts: dict[str, str]) -> tuple[str, list[Cita
         return f"[{renumber[old]}]" if old in renumber else ""
 
     text = MARKER.sub(replace, draft.text)
-    text = re.sub(r"(\[\d+\])(?=\1)", "", text)          # "[1][1]" -> "[1]"
+    text = re.sub(r"(?:\[\d+\])+", _tidy_group, text)      # "[3][1][3]" -> "[1][3]"
     text = re.sub(r"[ \t]+([.,;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", text)).strip()
     citations = [_citation(new, draft.cites[old], source_texts) for old, new in renumber.items()]
     return text, sorted(citations, key=lambda c: c.marker)
+
+
+def _tidy_group(match: re.Match) -> str:
+    numbers_ = sorted({int(n) for n in MARKER.findall(match.group())})
+    return "".join(f"[{n}]" for n in numbers_)
 
 
 def _citation(marker: int, sentence: Sentence, source_texts: dict[str, str]) -> Citation:

@@ -4,7 +4,7 @@ Two kinds of claim are read, with regular expressions and no model:
 
 - **quantities** — "about 200 fighters", "250 to 300 foreign terrorists", "no more than
   200-300", "up to 150", "more than 3,000 civilians", "dozens", "90 per cent": each becomes
-  an interval (about 200 → 170–230; up to 150 → 0–150; more than 3,000 → 3,000–∞) with
+  an interval (about 200 → 180–220; up to 150 → 0–150; more than 3,000 → 3,000–∞) with
   the thing counted ("foreign fighters"), its qualifiers ("foreign", "Syrian"), and the event
   it counts ("left", "remain", "surrender");
 - **denials** — "denied", "completely deny", "was wrong", "not true": the denied terms, to be
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from assistant.index import Sentence
 from assistant.text import STOP, stem, terms
@@ -32,8 +33,9 @@ from assistant.text import STOP, stem, terms
 _WORD_VALUES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40,
                 "fifty": 50, "hundred": 100, "thousand": 1000}
-_VAGUE = {"dozens": (24, 100), "scores": (40, 200), "hundreds": (200, 1000), "a few hundred": (200, 999),
-          "several hundred": (200, 999), "thousands": (2000, 10000), "a handful": (2, 9)}
+# Magnitude words, read generously: they conflict only with a precise figure well outside them.
+_VAGUE = {"dozens": (20, 150), "scores": (40, 300), "hundreds": (150, 2000), "a few hundred": (150, 999),
+          "several hundred": (200, 999), "thousands": (1500, 50000), "a handful": (2, 10)}
 _MODS = r"about|approximately|around|some|roughly|nearly|almost|up to|no more than|not more than|at most|more than|over|at least|fewer than|less than|only|just|an estimated|a total of"
 _NUM = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|" + "|".join(sorted(list(_VAGUE) + list(_WORD_VALUES), key=len, reverse=True))
 QUANTITY = re.compile(
@@ -56,7 +58,7 @@ class Quantity:
     text: str          # as written, e.g. "about 200"
     low: float
     high: float
-    vague: bool        # "dozens", "hundreds": a magnitude, never in conflict
+    vague: bool        # "dozens", "hundreds": a magnitude, never in conflict with another magnitude
     percent: bool
     point: float = 0.0  # the figure as stated (midpoint of a range), for grouping like with like
 
@@ -72,6 +74,7 @@ class Claim:
     event: str | None = None
     speaker: str | None = None
     denied: frozenset[str] = frozenset()  # for denials: the stems denied
+    named_in: Sentence | None = None       # the sentence that names the speaker, when not this one
 
     @property
     def head(self) -> str | None:
@@ -216,25 +219,38 @@ _SPEECH = {"comment", "earlier", "report", "claim", "statement", "council", "mem
 
 # --- speakers -----------------------------------------------------------------------------
 
-_ROLE = r"(?:spokes(?:man|woman|person)|head|official|member|leader|commander|chief|minister|monitor|director|colonel|officer|council|coalition|group|observatory|statement|source|activist|resident|mayor|governor|envoy|president)"
+_ROLE = (r"(?:spokes(?:man|woman|person)|head|official|member|leader|commander|chief|minister|monitor|director|"
+         r"colonel|general|officer|council|coalition|group|observatory|statement|source|activist|resident|mayor|"
+         r"governor|envoy|president|manager|chairman|chairwoman|secretary|analyst|researcher|diplomat|negotiator|"
+         r"prosecutor|witness|doctor|lawyer|ambassador|adviser|advisor|representative|inspector|coordinator)")
 _NAME_TOKEN = r"(?:[A-Z][\w’'\-]*|of|for|the|al|bin|a|an|" + _ROLE + r")"
 _VERBS = r"(?:said|says|told|added|estimated|denied|stated|announced|confirmed|insisted|warned|explained|reported|claimed)"
-_BEFORE_VERB = re.compile(rf"((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")
-_AFTER_VERB = re.compile(rf"\b(?:{_VERBS}|according to|statement by|spokesman for|head of)\s+((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})")
+_BEFORE_VERB = re.compile(rf"\b((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")
+_AFTER_VERB = re.compile(rf"\b(?:{_VERBS}|(?i:according to)|statement by|spokesman for|head of)\s+((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})")
 _PRONOUN = re.compile(r"^(?:he|she|they|it|we|i)$", re.I)
 
 
 _APPOSITIVE = re.compile(rf"^((?:[A-Z][\w’'\-]*\s+){{1,3}}[A-Z][\w’'\-]*),\s+[^\"“”]*?,\s+{_VERBS}\b")
 
 
+_DET_SUBJECT = re.compile(rf"(?:^|[,;:]\s+|\bbut\s+)((?:[Tt]he|[Aa]n?)\s+(?:[\w’'\-]+\s+){{0,2}}[\w’'\-]+)\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")
+_ROLE_NAME = re.compile(rf"((?:[A-Z][\w’'\-]*\s+){{0,3}}(?:[a-z]+\s+)?{_ROLE}\s+(?:[A-Z][\w’'\-]*\s+){{0,2}}[A-Z][\w’'\-]*)")
+
+
+@lru_cache(maxsize=65536)
 def speaker_in(text: str) -> str | None:
-    """The speaker named in one sentence, as written, or a pronoun, or None."""
-    for pattern in (_APPOSITIVE, _BEFORE_VERB, _AFTER_VERB):
+    """The speaker named in one sentence, as written, or a pronoun, or None.
+
+    The earliest speaker wins: in "The army denied …, after a doctor said …" the main
+    clause's speaker comes first."""
+    found = []
+    for pattern in (_APPOSITIVE, _BEFORE_VERB, _DET_SUBJECT, _AFTER_VERB):
         for match in pattern.finditer(text):
             name = _tidy(match.group(1))
             if name:
-                return name
-    return None
+                found.append((match.start(1) + match.group(1).find(name.split()[0]), name))
+                break
+    return min(found)[1] if found else None
 
 
 def _tidy(name: str) -> str | None:
@@ -252,24 +268,40 @@ def _tidy(name: str) -> str | None:
     return " ".join(words)
 
 
-def attribute(sentences: list[Sentence], index: int) -> str | None:
-    """Who says sentence `index` of an article (sentences in reading order), fullest form."""
+@dataclass(frozen=True)
+class Speaker:
+    """Who says something, in the fullest form the article gives, and the sentence that names them."""
+
+    name: str
+    named_in: Sentence
+
+
+def attribute(sentences: list[Sentence], index: int) -> Speaker | None:
+    """Who says sentence `index` of an article (sentences in reading order)."""
     own = speaker_in(sentences[index].text)
     if own and not _PRONOUN.match(own):
-        return _fullest(own, sentences)
+        return _fullest(own, sentences, sentences[index])
     if not own and _opens_quote(sentences[index].text):  # a quote that runs on: its speaker comes after
         for later in sentences[index + 1:index + 3]:
             found = speaker_in(later.text)
             if found and not _PRONOUN.match(found):
-                return _fullest(found, sentences)
+                return _fullest(found, sentences, later)
             if _closes_quote(later.text):
                 break
     if own or sentences[index].text.lstrip().startswith(("\"", "“")):
         for earlier in reversed(sentences[max(0, index - 4):index]):
-            found = speaker_in(earlier.text)
+            found = speaker_in(earlier.text) or mention_in(earlier.text)
             if found and not _PRONOUN.match(found):
-                return _fullest(found, sentences)
+                return _fullest(found, sentences, earlier)
     return None
+
+
+@lru_cache(maxsize=65536)
+def mention_in(text: str) -> str | None:
+    """A person named with a role, speaking or not ("Health ministry spokesman Omar Haddad
+    visited…"): the antecedent of a later "he said"."""
+    match = _ROLE_NAME.search(text)
+    return match.group(1).strip() if match else None
 
 
 def _opens_quote(text: str) -> bool:
@@ -280,27 +312,36 @@ def _closes_quote(text: str) -> bool:
     return text.count("\"") % 2 == 1 or text.count("”") > text.count("“")
 
 
-def _fullest(name: str, sentences: list[Sentence]) -> str:
+def _fullest(name: str, sentences: list[Sentence], where: Sentence) -> Speaker:
     """"Selo" -> "SDF spokesman Talal Selo" when the article names him so elsewhere."""
     core = re.sub(r"^(?:the|a|an|mr|mrs|ms|dr|col)\.?\s+", "", name, flags=re.I)
-    forms = {speaker_in(s.text) or "" for s in sentences}
-    longer = [f for f in forms if len(f) > len(name) and f.lower().endswith(" " + core.lower())
-              and not re.search(r"\b(?:of|for|at|from)(?: the)?$", f[:-len(core)].strip(), re.I)]
-    return max(longer, key=len) if longer else name
+    best = Speaker(name, where)
+    for sentence in sentences:
+        for form in (speaker_in(sentence.text) or "", mention_in(sentence.text) or ""):
+            if len(form) > len(best.name) and form.lower().endswith(" " + core.lower()) \
+                    and not re.search(r"\b(?:of|for|at|from)(?: the)?$", form[:-len(core)].strip(), re.I):
+                best = Speaker(form, sentence)
+    return best
 
 
 def extract(sentences: list[Sentence], index: int) -> list[Claim]:
     """Every claim in sentence `index` of an article."""
     speaker = attribute(sentences, index)
-    return quantity_claims(sentences[index], speaker) + denial_claims(sentences[index], speaker)
+    name = speaker.name if speaker else None
+    claims = quantity_claims(sentences[index], name) + denial_claims(sentences[index], name)
+    for claim in claims:
+        if claim.speaker == name and speaker:
+            claim.named_in = speaker.named_in
+    return claims
 
 
-def attribution_note(text: str, sentences: list[Sentence], index: int) -> str:
-    """`text`, with the speaker's name in brackets after a bare "he said" / "she said"."""
+def attribution_note(sentences: list[Sentence], index: int) -> tuple[str, Sentence | None]:
+    """The sentence's text, with the speaker's name in brackets after a bare "he said", and
+    the sentence that names the speaker (to be cited too), when it is another one."""
+    text = sentences[index].text
     match = re.search(r"\b(he|she|they)( said| added| told \w+)([.,]?)$", text.rstrip())
-    if not match:
-        return text
-    speaker = attribute(sentences, index)
-    if not speaker or _PRONOUN.match(speaker):
-        return text
-    return f"{text.rstrip()[:match.start()]}{match.group(1)} [{speaker}]{match.group(2)}{match.group(3)}"
+    speaker = attribute(sentences, index) if match else None
+    if not speaker:
+        return text, None
+    noted = f"{text.rstrip()[:match.start()]}{match.group(1)} [{speaker.name}]{match.group(2)}{match.group(3)}"
+    return noted, speaker.named_in if speaker.named_in.index != index else None

@@ -20,6 +20,11 @@ from assistant.errors import AssistantError
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["eval"]:  # everything after `eval` belongs to the harness, options included
+        from evals.__main__ import main as eval_main
+
+        return eval_main([a for a in argv[1:] if a != "--"])
     args = _parser().parse_args(argv)
     try:
         return args.run(args)
@@ -47,9 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--corpus", type=Path, help="corpus folder (default: seeds/)")
     ask.set_defaults(run=_ask)
 
-    evaluate = sub.add_parser("eval", help="score answers against the gold Q&A set")
-    evaluate.add_argument("rest", nargs=argparse.REMAINDER, help="options passed to `python -m evals`")
-    evaluate.set_defaults(run=_eval)
+    sub.add_parser("eval", help="score answers against the gold Q&A set (see `assistant eval --help`)")
     return parser
 
 
@@ -101,12 +104,6 @@ def render(answer) -> str:
         lines.append(f"note: {notice}")
     lines.append(f"({answer.backend})")
     return "\n".join(lines)
-
-
-def _eval(args) -> int:
-    from evals.__main__ import main as eval_main
-
-    return eval_main(args.rest)
 
 
 if __name__ == "__main__":

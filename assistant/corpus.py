@@ -96,10 +96,36 @@ def split_sentences(text: str) -> list[str]:
     """Sentences of `text`, each a verbatim substring, in order.
 
     Lines are split first (headlines and captions carry no full stop and would otherwise be
-    glued to the next sentence), then Punkt splits each line. Whitespace at either end is
-    dropped, so `text.find(s)` lands on the sentence itself.
+    glued to the next sentence), then Punkt splits each line, then a quotation that runs
+    over several sentences is kept whole with its attribution:
+    '"We deny any deal. We are fighting," Nuri Mahmoud told AFP.' is one unit, so the quote
+    and its speaker are cited together. Whitespace at either end is dropped, so
+    `text.find(s)` lands on the sentence itself.
     """
-    return [s for line in _LINE.findall(text) for s in _punkt(line)]
+    return [s for line in _LINE.findall(text) for s in _join_quotes(line, _punkt(line))]
+
+
+def _join_quotes(line: str, parts: list[str], longest: int = 4) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(parts):
+        j = i
+        while j + 1 < len(parts) and j - i + 1 < longest and _open_quote(" ".join(parts[i:j + 1])):
+            j += 1
+        if j > i and not _open_quote(" ".join(parts[i:j + 1])):
+            start = line.index(parts[i])
+            end = line.index(parts[j], start) + len(parts[j])
+            out.append(line[start:end])
+        else:
+            out.extend(parts[i:j + 1] if j > i else parts[i:i + 1])
+            j = i if j > i else j
+        i = j + 1
+    return out
+
+
+def _open_quote(text: str) -> bool:
+    """True while a quotation opened in `text` has not closed."""
+    return text.count('"') % 2 == 1 or text.count("“") > text.count("”")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

@@ -7,8 +7,9 @@ Given the claims in the evidence that bears on a question, `find`:
 2. groups them into sides by value: copies of one figure (a wire story reprinted, the
    same speaker quoted twice) are one side, cited together;
 3. reports a discrepancy when two sides' intervals are disjoint (about 200 vs 275; up to
-   150 vs 250–300). A figure inside another's range is no conflict, nor is a vague
-   magnitude ("hundreds", "dozens"), nor a spelling variant (handled by `text.stem`);
+   150 vs 250–300; "hundreds" vs more than 3,000). A figure inside another's range is no
+   conflict, nor are two magnitudes ("hundreds", "dozens"), nor spelling variants (handled
+   by `text.stem`);
 4. sets each denial ("we completely deny any negotiations") against the best sentence
    from another speaker that asserts what is denied.
 
@@ -24,8 +25,9 @@ from dataclasses import dataclass
 from assistant.answer import Claim as ClaimOut
 from assistant.answer import Discrepancy
 from assistant.claims import DENIAL, Claim
+from assistant.index import Sentence
 from assistant.question import Question
-from assistant.text import stem, terms
+from assistant.text import VARIANTS, stem, terms
 
 _EVENT_WORDS = {"left": r"left|leave|leaving|fled|flee|withdr\w+|evacuat\w+|exit\w*|depart\w*|go|gone|went|pull\w* out|got out|get out",
                 "remain": r"remain\w*|stay\w*|still in|left behind|fight on|holding out",
@@ -52,17 +54,35 @@ class Found:
         return Discrepancy(topic=self.topic, claims=claims)
 
 
-def find(question: Question, claims: list[Claim], relevance: dict | None = None) -> list[Found]:
+def scoped_to_speaker(question: Question, claims: list[Claim], distinctive) -> list[Claim]:
+    """When the question names a speaker ("What does Selo say…", "according to the Council"),
+    only that speaker's claims; `distinctive(stem)` tells rare words from everyday ones, so
+    "Raqqa" in "the Raqqa Civil Council" does not make every question about the council."""
+    asked = set(question.terms)
+    named = [c for c in claims if c.speaker and any(
+        stem(w) in asked and distinctive(stem(w)) for w in re.findall(r"[A-Z][\w’'\-]{3,}", c.speaker))]
+    return named or claims
+
+
+def find(question: Question, claims: list[Claim], evidence: list[Evidence] | None = None) -> list[Found]:
     """Discrepancies among `claims` that bear on `question`, most important first.
 
-    `relevance` maps a sentence to how well it covers the question (see `ranking`); a
-    denial only bears on a question its sentence answers well, and never on a question
-    that asks for a figure, a time or a place (those get the figures' discrepancies).
+    `evidence` is the ranked evidence as (sentence, speaker, relevance): a denial only
+    bears on a question its sentence answers well, is set against an assertion found
+    there, and never counts for a question that asks for a figure, a time or a place
+    (those get the figures' discrepancies).
     """
     found = _quantity_conflicts(question, claims)
     if question.kind not in ("number", "time", "place"):
-        found += _denials(question, claims, relevance or {})
+        found += _denials(question, claims, evidence or [])
     return found
+
+
+@dataclass(frozen=True)
+class Evidence:
+    sentence: Sentence
+    speaker: str | None
+    relevance: float
 
 
 # --- figures --------------------------------------------------------------------------------
@@ -72,14 +92,14 @@ def _quantity_conflicts(question: Question, claims: list[Claim]) -> list[Found]:
     found = []
     for topic_claims in _topics(relevant):
         sides = _sides(topic_claims)
-        conflicting = [s for s in sides if any(_disjoint(s[0], o[0]) for o in sides if o is not s)]
+        conflicting = [s for s in sides if any(_disjoint(a, b) for o in sides if o is not s for a in s for b in o)]
         if len(conflicting) >= 2:
             found.append(Found(_topic_name(topic_claims), conflicting))
     return found
 
 
 def _about(question: Question, claim: Claim) -> bool:
-    return claim.quantity is not None and not claim.quantity.vague and counts_what_is_asked(question, claim)
+    return claim.quantity is not None and counts_what_is_asked(question, claim)
 
 
 def counts_what_is_asked(question: Question, claim: Claim) -> bool:
@@ -94,10 +114,11 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
         return False
     if question.target and not nouns and not set(question.target) <= set(claim.qualifiers):
         return False  # "how many foreigners": a qualifier standing for the whole phrase
-    wanted = asked & _qualifier_stems(claim)
-    if {q for q in asked if q in _ALL_QUALIFIERS} - set(claim.qualifiers) - wanted:
+    own = {q for q in question.terms if q in _ALL_QUALIFIERS}
+    named = own or {q for q in question.context_terms if q in _ALL_QUALIFIERS}  # the follow-up's own win
+    if named - set(claim.qualifiers):
         return False  # the question names a qualifier ("foreign") this claim lacks
-    event = _question_event(question)
+    event = question_event(question)
     return event is None or claim.event in (event, None)
 
 
@@ -105,13 +126,12 @@ _ALL_QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "tu
                    "british", "french", "lebanese", "iranian", "western", "european"}
 
 
-def _qualifier_stems(claim: Claim) -> set[str]:
-    return set(claim.qualifiers)
-
-
-def _question_event(question: Question) -> str | None:
-    text = question.text.lower() + " " + " ".join(question.context_terms)
-    if re.search(r"\bleaving\b.*\bbehind\b|\bleft behind\b|\bremain|\bstay", text):
+def question_event(question: Question) -> str | None:
+    """The event a question counts: "how many … stayed behind" -> "remain". A leading
+    subordinate clause ("Before the convoy pulled out, …") is not the question's event."""
+    main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", question.text.lower())
+    text = main + " " + " ".join(question.context_terms)
+    if re.search(r"\bleaving\b.*\bbehind\b|\bleft behind\b|\bremain|\bstay|\bstill (?:in|inside)\b|\bholding out\b", text):
         return "remain"
     for event, pattern in _EVENT_WORDS.items():
         if re.search(rf"\b(?:{pattern})\b", text):
@@ -152,7 +172,7 @@ def _same_value(a: Claim, b: Claim) -> bool:
 
 def _disjoint(a: Claim, b: Claim) -> bool:
     qa, qb = a.quantity, b.quantity
-    if qa.vague or qb.vague or qa.percent != qb.percent:
+    if (qa.vague and qb.vague) or qa.percent != qb.percent:
         return False
     return qa.high < qb.low or qb.high < qa.low
 
@@ -166,7 +186,10 @@ def _topic_name(claims: list[Claim]) -> str:
 
 
 def _surface_noun(claim: Claim) -> str:
-    """The counted noun as the article writes it ("jihadists"), falling back to the stem."""
+    """The counted noun: the common name of a class of variants ("fighters" for jihadists,
+    militants, terrorists), else as the article writes it, falling back to the stem."""
+    if claim.head in set(VARIANTS.values()) and claim.head.isalpha():
+        return claim.head + "s"
     for word in re.findall(r"[A-Za-z]+", claim.sentence.text):
         if stem(word) == claim.head and word.lower().endswith("s"):
             return word.lower()
@@ -175,16 +198,24 @@ def _surface_noun(claim: Claim) -> str:
 
 # --- assertions and denials ----------------------------------------------------------------
 
-def _denials(question: Question, claims: list[Claim], relevance: dict) -> list[Found]:
+def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) -> list[Found]:
     asked = set(question.terms) | set(question.context_terms)
+    relevance = {e.sentence: e.relevance for e in evidence}
     found = []
     for denial in (c for c in claims if c.kind == "denial"):
         if relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked):
             continue
-        assertion = _assertion_of(denial, claims)
-        if assertion is None or any(f.sides[0][0].sentence == assertion.sentence for f in found):
+        assertion = _assertion_of(denial, claims, evidence)
+        if assertion is None:
             continue
-        found.append(Found(_denied_topic(denial), [[assertion], [denial]]))
+        same = next((f for f in found if f.sides[1][0].sentence.text == denial.sentence.text
+                     or f.sides[0][0].sentence == assertion.sentence), None)
+        if same is None:
+            found.append(Found(_denied_topic(denial), [[assertion], [denial]]))
+        elif same.sides[1][0].sentence.text == denial.sentence.text:  # a syndicated copy: cite it too
+            same.sides[1].append(denial)
+            if assertion.sentence.text == same.sides[0][0].sentence.text and assertion.sentence != same.sides[0][0].sentence:
+                same.sides[0].append(assertion)
     return found
 
 
@@ -197,19 +228,19 @@ def _bears_on(denial: Claim, asked: set[str]) -> bool:
     return bool(ordered) and (ordered[0] in asked or len(denial.denied & asked) >= 2)
 
 
-def _assertion_of(denial: Claim, claims: list[Claim]) -> Claim | None:
-    """What the denial answers: the assertion its own sentence reports, else the first evidence
-    sentence from another speaker that states the denied thing (its first word) without negation."""
+def _assertion_of(denial: Claim, claims: list[Claim], evidence: list[Evidence]) -> Claim | None:
+    """What the denial answers: the assertion its own sentence reports, else the best evidence
+    sentence from another, named speaker that states the denied thing (its first word) plainly."""
     reported = next((c for c in claims if c.kind == "assertion" and c.sentence == denial.sentence), None)
     if reported:
         return reported
     head = next((t for t in terms(denial.sentence.text) if t in denial.denied), None)
-    for claim in claims:
-        s = claim.sentence
-        if s == denial.sentence or _NEGATION.search(s.text) or not claim.speaker or claim.speaker == denial.speaker:
+    for item in evidence:
+        s = item.sentence
+        if s == denial.sentence or _NEGATION.search(s.text) or not item.speaker or item.speaker == denial.speaker:
             continue
         if head in terms(s.text):
-            return Claim(s, "assertion", "asserted", speaker=claim.speaker)
+            return Claim(s, "assertion", "asserted", speaker=item.speaker)
     return None
 
 
@@ -230,18 +261,16 @@ def _denied_topic(denial: Claim) -> str:
 # --- rendering ------------------------------------------------------------------------------
 
 def describe(found: Found, cites: dict) -> str:
-    """One sentence stating the disagreement, both sides attributed and cited."""
+    """One sentence stating the disagreement, both sides attributed and cited. A side whose
+    speaker is named in another sentence ("he said") cites that sentence too."""
     from assistant.answering.extractive import markers
 
     parts = []
     for side in found.sides:
         lead = side[0]
         who = lead.speaker or "one report"
-        refs = markers([c.sentence for c in side], cites)
-        if lead.kind == "quantity":
-            parts.append(f"{who} put it at {lead.value} {refs}")
-        elif lead.kind == "denial":
-            parts.append(f"{who} denied it {refs}")
-        else:
-            parts.append(f"{who} said so {refs}")
+        named = [lead.named_in] if lead.named_in and lead.named_in not in [c.sentence for c in side] else []
+        refs = markers([c.sentence for c in side] + named, cites)
+        verb = {"quantity": f"put it at {lead.value}", "denial": "denied it"}.get(lead.kind, "said so")
+        parts.append(f"{who} {verb} {refs}")
     return f"Accounts differ on {found.topic}: " + "; ".join(parts) + "."

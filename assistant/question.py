@@ -21,12 +21,12 @@ _KIND_PATTERNS = [
     ("time", r"\bwhen\b|\bwhat (day|date|time|year|month)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|town|province|country|region|area|territory|river)\b|\bwhat destination\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),
-    ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bname of\b"),
+    ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bname of\b"),
     ("yesno", r"^(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b"),
 ]
 
 _ANAPHORA = re.compile(r"\b(he|she|they|them|his|her|their|it|its|this|that|these|those|there|him)\b|^(and|what about|how about|so|then)\b", re.I)
-_COUNTED = re.compile(r"\bhow many ((?:[\w\-’']+\s+){0,3}?[\w\-’']+?)(?=\s+(?:did|do|does|were|was|are|(?-i:is)|have|had|has|left|remain\w*|fled|surrender\w*|still|had|in|from|of)\b|\?|$)", re.I)
+_COUNTED = re.compile(r"\bhow many ((?:[\w\-’']+\s+){0,3}?[\w\-’']+?)(?=\s+(?:did|do|does|were|was|are|(?-i:is)|have|had|has|left|leav\w*|remain\w*|stay\w*|fled|flee\w*|surrender\w*|withdr\w*|pull\w*|got|get|went|go|escap\w*|die\w*|killed|hold\w*|still|in|from|of|according)\b|\?|$)", re.I)
 
 
 @dataclass

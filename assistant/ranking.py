@@ -19,16 +19,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from assistant.claims import quantity_claims
-from assistant.discrepancies import counts_what_is_asked
+from assistant.discrepancies import counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
 from assistant.question import Question
 from assistant.retrieval import Evidence
 from assistant.text import names, numbers, stem, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
-TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|yesterday|today|tonight|overnight|last night|(?:19|20)\d\d|(?:past|last|next) (?:\d+|\w+) " + _DURATION + r"|morning|afternoon|evening)\b")
+TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|yesterday|today|tonight|overnight|last night|(?:19|20)\d\d|(?:past|last|next) (?:\d+|\w+) " + _DURATION + r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|many) " + _DURATION + r"|morning|afternoon|evening)\b")
+DURATION = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|many) " + _DURATION + r"\b", re.I)
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to|as human shields)\b", re.I)
-PLACE = re.compile(r"\b(?:in|to|towards|toward|from|near|into|at|of)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
 
 
 @dataclass
@@ -67,17 +67,23 @@ class Ranker:
         self.index = index
 
     @cached_property
-    def idf(self) -> dict[str, float]:
+    def _df(self) -> tuple[Counter, int]:
         df, n = Counter(), 0
         for rows in self.index.sentences.values():
             for s in rows:
                 df.update(set(terms(s.text)))
                 n += 1
-        self._unseen = math.log(n + 1) + 1
-        return {t: math.log((n + 1) / (c + 0.5)) + 1 for t, c in df.items()}
+        return df, n
 
     def weight(self, term: str) -> float:
-        return self.idf.get(term, self._unseen if hasattr(self, "_unseen") else 5.0)
+        """Inverse document frequency over sentences; a word the corpus never uses weighs most."""
+        df, n = self._df
+        return math.log((n + 1) / (df.get(term, 0) + 0.5)) + 1
+
+    def share(self, term: str) -> float:
+        """The share of sentences that use `term`."""
+        df, n = self._df
+        return df.get(term, 0) / max(n, 1)
 
     @cached_property
     def _by_key(self) -> dict[tuple, list[Sentence]]:
@@ -92,7 +98,7 @@ class Ranker:
         return [s for s in self._by_key.get(_key(sentence.text), []) if s.source != sentence.source]
 
     def rank(self, question: Question, evidence: list[Evidence]) -> list[Scored]:
-        scored = [Scored(e, self.relevance(question, e), fit(question, e.sentence)) for e in evidence]
+        scored = [Scored(e, self.relevance(question, e), self.fit(question, e.sentence)) for e in evidence]
         return sorted(scored, key=lambda s: s.score, reverse=True)
 
     def relevance(self, question: Question, evidence: Evidence) -> float:
@@ -105,26 +111,40 @@ class Ranker:
         covered = sum(self.weight(t) * w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)
         return 0.5 * covered / total + 0.5 * max(evidence.dense, 0.0)
 
+    def fit(self, question: Question, sentence: Sentence) -> float:
+        """Bonus when the sentence holds the kind of answer the question wants, penalty when it cannot."""
+        kind, text = question.kind, sentence.text
+        if kind == "number":
+            return _number_fit(question, sentence)
+        if kind == "time" and re.match(r"\s*how long\b", question.text, re.I):
+            return 0.2 if DURATION.search(text) else -0.1
+        if kind == "time":
+            return 0.15 if TIME.search(text) else -0.15
+        if kind == "person":
+            before = " ".join(s.text for s in self.neighbours(sentence, 1, 0))
+            return _person_fit(question, text, before)
+        if kind == "place":
+            return _place_fit(question, text)
+        if kind == "reason":
+            return 0.12 if REASON.search(text) else 0.0
+        return 0.0
+
     def neighbours(self, sentence: Sentence, before: int = 1, after: int = 1) -> list[Sentence]:
         rows = self.index.sentences.get(sentence.source, [])
         return [s for s in rows[max(0, sentence.index - before):sentence.index + after + 1] if s.index != sentence.index]
 
 
-def fit(question: Question, sentence: Sentence) -> float:
-    """Bonus when the sentence holds the kind of answer the question wants, penalty when it cannot."""
-    kind, text = question.kind, sentence.text
-    if kind == "number":
-        return _number_fit(question, sentence)
-    if kind == "time":
-        return 0.15 if TIME.search(text) else -0.15
-    if kind == "person":
-        return 0.12 if _new_names(question, text) else -0.12
-    if kind == "place":
-        asked = {n.lower() for n in names(question.text)}
-        return 0.12 if any(m.group(1).lower().removeprefix("the ") not in asked for m in PLACE.finditer(text)) else -0.1
-    if kind == "reason":
-        return 0.12 if REASON.search(text) else 0.0
-    return 0.0
+_ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "unit", "coalition", "group", "army",
+              "alliance", "militia", "militias", "democratic", "civil", "rights", "committee", "ministry", "government",
+              "agency", "party", "front", "reuters", "afp", "press", "news", "national", "international", "united",
+              "nations", "department", "office", "campaign", "protection"}
+_ROLES = re.compile(r"\b(spokes(?:man|woman|person)|head|leader|commander|chief|official|minister|president|"
+                    r"director|colonel|general|envoy|monitor|mayor|governor|member)s?\b", re.I)
+_STRICT_PERSON = re.compile(r"\bname of\b|\bwho (?:is|was|are|were) the\b|\bwhich (?:\w+ )?(?:official|spokes\w+|"
+                            r"person|commander|leader|head|chief)\b|\bwho (?:heads|leads|runs|commands)\b", re.I)
+_PLACE_CUES = re.compile(r"\b(?:province|territory|territories|border|region|areas?|valley|river|towards?|destinations?|"
+                         r"enclave|city of|countries|country)\b", re.I)
+PLACE = re.compile(r"\b(?:in|to|towards|toward|into|near|along|at)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
 
 
 def _number_fit(question: Question, sentence: Sentence) -> float:
@@ -133,11 +153,37 @@ def _number_fit(question: Question, sentence: Sentence) -> float:
         found = [c for c in found if c.quantity.percent]
     if not found:
         return -0.25
-    if any(counts_what_is_asked(question, c) for c in found):
+    asked_event = question_event(question)
+    matching = [c for c in found if counts_what_is_asked(question, c)]
+    if any(asked_event is None or c.event == asked_event for c in matching):
         return 0.25
-    if not question.target:
-        return 0.1
-    return 0.05 if set(question.target) & set(terms(sentence.text)) else -0.05
+    if matching or not question.target:
+        return 0.05 if asked_event is None or matching else 0.0
+    return -0.05
+
+
+def _person_fit(question: Question, text: str, before: str) -> float:
+    people = _person_names(question, text)
+    roles = {m.group(1).lower() for m in _ROLES.finditer(question.text)}
+    has_role = not roles or any(re.search(rf"\b{r}", text + " " + before, re.I) for r in roles)
+    if people and has_role:
+        return 0.2
+    if _STRICT_PERSON.search(question.text):
+        return -0.15
+    return 0.08 if _new_names(question, text) else -0.12
+
+
+def _person_names(question: Question, text: str) -> set[str]:
+    """Names of two or more capitalised words that are not organisations, and not from the question."""
+    return {n for n in _new_names(question, text)
+            if len(n.split()) >= 2 and not {w.lower() for w in n.split()} & _ORG_WORDS}
+
+
+def _place_fit(question: Question, text: str) -> float:
+    asked = {n.lower() for n in names(question.text)}
+    places = [m.group(1) for m in PLACE.finditer(text) if m.group(1).lower().removeprefix("the ") not in asked
+              and not {w.lower() for w in m.group(1).split()} & _ORG_WORDS]
+    return 0.12 if places or _PLACE_CUES.search(text) else -0.1
 
 
 def _new_names(question: Question, text: str) -> set[str]:
@@ -166,4 +212,7 @@ def _same(a: str, b: str) -> bool:
     if numbers(a) != numbers(b):
         return False
     ta, tb = set(terms(a)), set(terms(b))
-    return bool(ta and tb) and len(ta & tb) / len(ta | tb) >= 0.8
+    return bool(ta and tb) and len(ta & tb) / len(ta | tb) >= NEAR_COPY
+
+
+NEAR_COPY = 0.75  # share of content words two sentences must share to be one statement reprinted

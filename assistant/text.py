@@ -33,6 +33,14 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "leav": "left", "depart": "left", "evacu": "left", "quit": "left", "stay": "remain", "remain": "remain"}
 
 
+# Irregular forms the Snowball stemmer leaves apart ("sent" vs "send").
+IRREGULAR = {"sent": "send", "went": "go", "gone": "go", "gave": "give", "given": "give", "took": "take",
+             "taken": "take", "held": "hold", "told": "tell", "said": "say", "began": "begin", "begun": "begin",
+             "brought": "bring", "fought": "fight", "led": "lead", "made": "make", "met": "meet", "ran": "run",
+             "sold": "sell", "won": "win", "kept": "keep", "thought": "think", "struck": "strike", "fell": "fall",
+             "fallen": "fall", "seen": "see", "saw": "see", "driven": "drive", "drove": "drive", "hid": "hide"}
+
+
 @lru_cache(maxsize=1)
 def _stemmer():
     import Stemmer
@@ -45,7 +53,7 @@ def stem(word: str) -> str:
     w = word.lower().strip("'’-").replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
-    s = _stemmer().stemWord(w)
+    s = _stemmer().stemWord(IRREGULAR.get(w, w))
     return VARIANTS.get(s, VARIANTS.get(w, s))
 
 
@@ -53,8 +61,13 @@ def words(text: str) -> list[str]:
     return WORD.findall(text)
 
 
+# Multi-word names of one thing, folded before stemming (see VARIANTS for single words).
+PHRASES = re.compile(r"\bIslamic State(?: group)?\b|\bIslamic State of Iraq and (?:Syria|the Levant)\b", re.I)
+
+
 def terms(text: str) -> list[str]:
     """Content-word stems of `text`, in order, stop words dropped."""
+    text = PHRASES.sub("IS", text)
     return [stem(w) for w in words(text) if w.lower() not in STOP and not w[0].isdigit()]
 
 

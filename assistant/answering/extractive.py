@@ -37,7 +37,11 @@ class ExtractiveAnswerer:
         if not chosen:
             return abstention(question)
         cites: dict = {}
-        parts = [f"{self.speaker_note(st)} {markers(st.sentences, cites)}".strip() for st in chosen]
+        parts = []
+        for statement in chosen:
+            first = statement.copies[0].sentence
+            text, named_in = attribution_note(self.index.sentences[first.source], first.index)
+            parts.append(f"{text} {markers(statement.sentences + ([named_in] if named_in else []), cites)}")
         parts += [describe(d, cites) for d in found]
         return Draft(" ".join(parts), cites)
 
@@ -45,7 +49,7 @@ class ExtractiveAnswerer:
         if not statements:
             return []
         top = statements[0].best
-        if top.relevance < MIN_RELEVANCE or (question.kind in TYPED and top.fit < 0):
+        if top.relevance < MIN_RELEVANCE or (question.kind in TYPED and top.fit <= 0):
             return []
         chosen = [statements[0]]
         for statement in statements[1:]:
@@ -56,12 +60,6 @@ class ExtractiveAnswerer:
                     and not any(_redundant(statement.text, c.text) for c in chosen):
                 chosen.append(statement)
         return chosen
-
-    def speaker_note(self, statement: Statement) -> str:
-        """The statement as written; a bare "he said" gains the speaker's name in brackets."""
-        first = statement.copies[0].sentence
-        return attribution_note(first.text, self.index.sentences[first.source], first.index)
-
 
 def markers(sentences, cites: dict) -> str:
     """Register each sentence as a citation and return its markers, e.g. "[1][2]"."""

@@ -1,0 +1,80 @@
+"""End to end on the shipped seeds: the Answer contract, citations, abstention, follow-ups."""
+
+import re
+
+import pytest
+
+from assistant import Answer, QuestionError
+
+pytestmark = pytest.mark.slow
+
+QUESTIONS = ["How many Syrian fighters left Raqqa?", "How many foreign fighters remained in Raqqa?",
+             "Who heads the Raqqa Civil Council?", "When did IS capture Raqqa?",
+             "Were there negotiations about the exit of the fighters?", "What share of Raqqa had the SDF retaken?"]
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_every_marker_resolves_and_every_quote_is_verbatim(seeds_bot, question):
+    answer = seeds_bot.ask(question)
+    used = {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)}
+    assert used and used == {c.marker for c in answer.citations}
+    assert sorted(c.marker for c in answer.citations) == list(range(1, len(used) + 1))
+    for c in answer.citations:
+        assert seeds_bot.index.texts[c.source][c.start:c.end] == c.quote
+
+
+def test_disputed_figure_names_both_sides_with_citations(seeds_bot):
+    answer = seeds_bot.ask("How many Syrian fighters left Raqqa?")
+    [found] = [d for d in answer.discrepancies if "left" in d.topic]
+    values = " ".join(c.value for c in found.claims)
+    assert "200" in values and "275" in values
+    assert all(c.marker for c in found.claims)
+    assert re.search(r"Accounts differ.*200.*275|Accounts differ.*275.*200", answer.text)
+    speakers = " ".join(c.attributed_to or "" for c in found.claims)
+    assert "Observatory" in speakers and "Selo" in speakers
+
+
+def test_agreed_fact_reports_no_discrepancy(seeds_bot):
+    answer = seeds_bot.ask("What share of Raqqa had the SDF recaptured?")
+    assert "90" in answer.text and answer.discrepancies == []
+
+
+def test_syndicated_copies_are_stated_once_and_cite_every_copy(seeds_bot):
+    answer = seeds_bot.ask("Where would the convoy head, according to Omar Alloush?")
+    statement = "The convoy would head to the remaining"
+    assert answer.text.count(statement) == 1
+    assert {c.source for c in answer.citations if c.quote.startswith(statement)} == {
+        "002_78f56554f5997fca.txt", "003_3ba6f3b9afe6fb2a.txt"}
+
+
+@pytest.mark.parametrize("question", ["Who won the 2018 World Cup?", "What is a good recipe for risotto?",
+                                      "What is the capital of Australia?"])
+def test_off_corpus_questions_abstain_in_words(seeds_bot, question):
+    answer = seeds_bot.ask(question)
+    assert answer.abstained and answer.citations == [] and "articles don't say" in answer.text
+
+
+def test_follow_up_resolves_its_pronoun_from_history(seeds_bot):
+    history = [{"role": "user", "content": "Who heads the Raqqa Civil Council?"},
+               {"role": "assistant", "content": "Laila Mostafa, head of the Raqqa Civil Council [1]."}]
+    answer = seeds_bot.ask("What did she say about the earlier comment?", history=history)
+    assert not answer.abstained
+    assert "was wrong" in answer.text and "Laila Mostafa" in answer.text
+
+
+@pytest.mark.parametrize("question, message", [("", "empty"), ("   \n\t", "empty"), ("x" * 5000, "limit"),
+                                               (None, "must be text")])
+def test_bad_questions_raise_a_documented_error(seeds_bot, question, message):
+    with pytest.raises(QuestionError, match=message):
+        seeds_bot.ask(question)
+
+
+def test_control_characters_are_cleaned_not_fatal(seeds_bot):
+    answer = seeds_bot.ask("How many\x00 Syrian fighters\x07 left Raqqa?")
+    assert "275" in answer.text
+
+
+def test_answer_round_trips_through_json(seeds_bot):
+    answer = seeds_bot.ask("How many foreign fighters remained in Raqqa?")
+    again = Answer.model_validate(answer.to_dict())
+    assert again == answer and again.backend == "extractive"

@@ -1,0 +1,83 @@
+"""Claim extraction on sentences written for the tests, not taken from the seeds."""
+
+import pytest
+
+from assistant.claims import attribute, extract, speaker_in
+from assistant.corpus import sentence_spans
+from assistant.index import Sentence
+
+
+def article(text: str, source: str = "t.txt") -> list[Sentence]:
+    return [Sentence(source, i, a, b, text[a:b]) for i, (a, b) in enumerate(sentence_spans(text))]
+
+
+def quantities(text: str):
+    rows = article(text)
+    return [c for c in extract(rows, 0) if c.kind == "quantity"]
+
+
+@pytest.mark.parametrize("text, value, low, high", [
+    ("About 120 rebels left the town, the monitor said.", "about 120", 108, 132),
+    ("Between 40 and 60 — no: 40 to 60 police officers remained.", "40 to 60", 40, 60),
+    ("Officials said \"no more than 500-700\" protesters stayed.", "no more than 500-700", 0, 700),
+    ("Up to 80 foreign volunteers remain in the port.", "up to 80", 0, 80),
+    ("More than 1,200 residents fled overnight.", "more than 1,200", 1200, float("inf")),
+    ("Approximately 35 soldiers surrendered.", "approximately 35", 31.5, 38.5),
+])
+def test_figures_become_intervals(text, value, low, high):
+    [claim] = [c for c in quantities(text) if c.value == value]
+    assert claim.quantity.low == pytest.approx(low) and claim.quantity.high == pytest.approx(high)
+
+
+def test_number_words_are_vague_magnitudes():
+    [claim] = quantities("Dozens of miners were trapped underground.")
+    assert claim.quantity.vague and claim.counted == ["miner"]
+
+
+def test_percentages_years_dates_and_durations_are_told_apart():
+    claims = quantities("In 2019 the army retook 75 per cent of the valley after six weeks, on March 3.")
+    assert [(c.value, c.quantity.percent) for c in claims] == [("75 per cent", True)]
+
+
+def test_counted_thing_qualifiers_and_event():
+    [claim] = quantities("The ministry said 310 foreign workers had left the plant.")
+    assert claim.head == "worker" and claim.qualifiers == {"foreign"} and claim.event == "left"
+
+
+def test_leaving_n_means_n_remain():
+    claims = quantities("The convoy departed, leaving only 40 local guards behind.")
+    assert [(c.value, c.event) for c in claims] == [("40", "remain")]
+
+
+@pytest.mark.parametrize("text, speaker", [
+    ("Police chief Ana Ruiz said 12 people were hurt.", "Police chief Ana Ruiz"),
+    ("\"We saw 12 injured,\" said Mayor John Okafor.", "Mayor John Okafor"),
+    ("According to the Red Cross, 12 people were hurt.", "the Red Cross"),
+    ("Maria Lopez, head of the regional council, said 12 were hurt.", "Maria Lopez"),
+    ("The union told Reuters 12 were hurt.", "The union"),
+])
+def test_speaker_patterns(text, speaker):
+    assert speaker_in(text) == speaker
+
+
+def test_pronoun_and_short_names_resolve_to_the_fullest_form():
+    rows = article("Health ministry spokesman Omar Haddad visited the site. "
+                   "\"Forty were taken to hospital,\" he said. Haddad added that 3 died.")
+    assert attribute(rows, 1).name == "Health ministry spokesman Omar Haddad"
+    assert attribute(rows, 2).name == "Health ministry spokesman Omar Haddad"
+    assert attribute(rows, 1).named_in == rows[0]
+
+
+def test_denials_carry_what_is_denied_and_any_reported_assertion():
+    rows = article("The army denied that any civilians had been killed, after a local doctor said "
+                   "\"eight civilians died\".")
+    kinds = {c.kind: c for c in extract(rows, 0)}
+    assert {"civilian", "kill"} <= kinds["denial"].denied
+    assert kinds["denial"].speaker == "The army"
+    assert kinds["assertion"].speaker == "a local doctor"
+
+
+def test_was_wrong_is_a_denial_of_what_comes_before():
+    rows = article("Lena Park said a report by another official that the bridge had collapsed was wrong.")
+    [denial] = [c for c in extract(rows, 0) if c.kind == "denial"]
+    assert {"bridg", "collaps"} & denial.denied

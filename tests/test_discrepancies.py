@@ -1,0 +1,70 @@
+"""Which accounts conflict, on articles written for the tests."""
+
+from assistant.claims import extract
+from assistant.discrepancies import find, scoped_to_speaker
+from assistant.question import analyse
+from tests.test_claims import article
+
+
+def claims_of(*texts: str):
+    out = []
+    for n, text in enumerate(texts):
+        rows = article(text, source=f"{n}.txt")
+        for i in range(len(rows)):
+            out += extract(rows, i)
+    return out
+
+
+def test_disjoint_figures_for_the_same_thing_conflict_with_both_sides_attributed():
+    claims = claims_of("The Red Crescent said about 90 families left the camp.",
+                       "Camp manager Ali Nour said 140 families left the camp.")
+    [found] = find(analyse("How many families left the camp?"), claims)
+    values = {side[0].value: side[0].speaker for side in found.sides}
+    assert values == {"about 90": "The Red Crescent", "140": "Camp manager Ali Nour"}
+    assert "families" in found.topic and "left" in found.topic
+
+
+def test_a_figure_inside_anothers_range_is_no_conflict():
+    claims = claims_of("The agency said 120 to 160 workers remained.", "A union official said 150 workers remained.")
+    assert find(analyse("How many workers remained?"), claims) == []
+
+
+def test_syndicated_copies_of_one_figure_are_one_side_not_a_conflict():
+    text = "Police spokesman Karl Berg said 35 protesters were arrested and 35 protesters left."
+    assert find(analyse("How many protesters left?"), claims_of(text, text, text)) == []
+
+
+def test_magnitude_words_conflict_only_with_a_precise_figure_far_outside_them():
+    q = analyse("How many residents fled?")
+    assert find(q, claims_of("Hundreds of residents fled the valley.", "Dozens of residents fled the valley.")) == []
+    assert find(q, claims_of("Hundreds of residents fled the valley.", "Officials said 400 residents fled.")) == []
+    [found] = find(q, claims_of("Hundreds of residents fled the valley.", "Officials said 5,000 residents fled."))
+    assert {side[0].value for side in found.sides} == {"hundreds", "5,000"}
+
+
+def test_conflicts_about_another_quantity_do_not_bear_on_the_question():
+    claims = claims_of("The monitor said 40 foreign fighters remained.", "The army said 90 foreign fighters remained.",
+                       "The monitor said 300 civilians fled.")
+    assert find(analyse("How many civilians fled?"), claims) == []
+    assert len(find(analyse("How many foreign fighters remained?"), claims)) == 1
+
+
+def test_a_qualifier_in_the_question_keeps_other_groups_out():
+    claims = claims_of("The monitor said 40 local fighters left.", "The army said 90 foreign fighters left.")
+    assert find(analyse("How many local fighters left?"), claims) == []
+
+
+def test_a_question_about_one_speaker_is_answered_from_that_speaker_alone():
+    claims = claims_of("Ministry spokeswoman Dana Vos said 200 to 260 miners remained.",
+                       "The union said 80 miners remained.", "Dana Vos later said no more than 250 miners remained.")
+    q = analyse("What does Dana Vos say about how many miners remained?")
+    scoped = scoped_to_speaker(q, claims, distinctive=lambda t: t in {"dana", "vo"})
+    # names are expanded within one article, not across articles
+    assert {c.speaker for c in scoped} == {"Ministry spokeswoman Dana Vos", "Dana Vos"}
+    assert find(q, scoped) == []
+
+
+def test_spelling_variants_of_one_figure_agree():
+    claims = claims_of("SDF spokesman Talal Selo said 275 jihadists left Raqqa.",
+                       "SDF spokesman Talal Sello said 275 militants left Raqa.")
+    assert find(analyse("How many fighters left Raqqa?"), claims) == []

@@ -1,0 +1,78 @@
+"""Incremental ingest into Chroma: idempotent, replaces, deletes, never duplicates."""
+
+from collections import Counter
+
+import pytest
+
+from assistant.index import Index
+from assistant.settings import Settings
+
+pytestmark = pytest.mark.slow
+
+
+def ids_by_source(index: Index) -> Counter:
+    return Counter(i.split("#")[0] for i in index.collection.get(include=[])["ids"])
+
+
+def no_duplicate_sentences(index: Index) -> bool:
+    rows = index.collection.get(include=["metadatas"])
+    keys = [(m["source"], i.split("#")[2]) for i, m in zip(rows["ids"], rows["metadatas"])]
+    return len(keys) == len(set(keys))
+
+
+@pytest.fixture
+def index(corpus, tmp_path):
+    return Index(Settings(corpus_dir=corpus, store_dir=tmp_path / "store"))
+
+
+def test_ingesting_twice_changes_nothing(index):
+    first = index.ingest()
+    assert len(first.added) == 5 and first.sentences > 90
+    before = sorted(index.collection.get(include=[])["ids"])
+    second = index.ingest()
+    assert second.added == second.updated == second.removed == [] and len(second.unchanged) == 5
+    assert sorted(index.collection.get(include=[])["ids"]) == before
+
+
+def test_a_modified_article_is_replaced(index, corpus):
+    index.ingest()
+    path = corpus / "003_3ba6f3b9afe6fb2a.txt"
+    path.write_text("Final Raqa push begins\n\nA single new sentence about 42 fighters.\n")
+    report = index.ingest()
+    assert report.updated == ["003_3ba6f3b9afe6fb2a.txt"]
+    texts = [s.text for s in index.sentences["003_3ba6f3b9afe6fb2a.txt"]]
+    assert texts == ["Final Raqa push begins", "A single new sentence about 42 fighters."]
+    assert no_duplicate_sentences(index)
+
+
+def test_a_deleted_article_is_removed(index, corpus):
+    index.ingest()
+    (corpus / "004_5699ca3a0153345e.txt").unlink()
+    report = index.ingest()
+    assert report.removed == ["004_5699ca3a0153345e.txt"]
+    assert "004_5699ca3a0153345e.txt" not in ids_by_source(index)
+    assert "004_5699ca3a0153345e.txt" not in index.texts
+
+
+def test_a_half_written_store_is_swept_and_completed(index, corpus):
+    """What a killed ingest leaves: nodes Chroma holds but the docstore never recorded."""
+    index.ingest()
+    full = ids_by_source(index)
+    # Forget one document in the docstore (as if the run died before saving it) and drop
+    # half of its nodes from Chroma (as if it died mid-write).
+    docstore = index._load_docstore()
+    docstore.delete_document("002_78f56554f5997fca.txt")
+    index._save_docstore(docstore)
+    ids = sorted(i for i in index.collection.get(include=[])["ids"] if i.startswith("002_"))
+    index.collection.delete(ids=ids[: len(ids) // 2])
+    report = index.ingest()
+    assert report.added == ["002_78f56554f5997fca.txt"]
+    assert ids_by_source(index) == full and no_duplicate_sentences(index)
+
+
+def test_skipped_files_are_named_and_the_rest_is_kept(index, corpus):
+    (corpus / "photo.jpg").write_bytes(b"\xff\xd8\xff")
+    (corpus / "blank.txt").write_text("")
+    report = index.ingest()
+    assert {s.name for s in report.skipped} == {"photo.jpg", "blank.txt"}
+    assert len(report.added) == 5
