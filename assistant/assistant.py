@@ -11,11 +11,13 @@ fused) → rank → claims and discrepancies → a backend drafts text with mark
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from assistant import _offline
 from assistant.answer import Answer, Citation
 from assistant.answering.extractive import ExtractiveAnswerer
+from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import Claim, attribute, extract
 from assistant.discrepancies import Evidence, Found, find, scoped_to_speaker
@@ -46,7 +48,7 @@ class Assistant:
             self.ingest()
         self.retriever = Retriever(self.index)
         self.ranker = Ranker(self.index)
-        self.backend = ExtractiveAnswerer(self.index, self.settings.max_sentences)
+        self.backend = choose_backend(self.settings, ExtractiveAnswerer(self.index, self.settings.max_sentences))
 
     def ingest(self, rebuild: bool = False, progress: bool = False) -> IngestReport:
         """Bring the index in line with the corpus folder (incremental unless `rebuild`)."""
@@ -58,16 +60,43 @@ class Assistant:
 
     def ask(self, question: str, history: list[dict] | None = None) -> Answer:
         """Answer `question` from the articles; `history` is earlier chat messages (role/content)."""
+        return next(item for item in self.stream(question, history) if isinstance(item, Answer))
+
+    def stream(self, question: str, history: list[dict] | None = None) -> Iterator[str | Answer]:
+        """Yield the answer's text in pieces as it is produced, then the final, verified `Answer`.
+
+        Consumers show the pieces as they come and replace them with `Answer.text` at the end:
+        an LLM's raw stream may still hold markers or sentences that verification drops."""
         text = self.validate(question)
-        q = analyse(text, history)
+        q = self._question(text, history)
         ranked = self.ranker.rank(q, self._retrieve(q))
         statements = self._with_copies(group_copies(ranked))
-        draft = self.backend.answer(q, statements, [])
         claims = scoped_to_speaker(q, self._claims(ranked), lambda t: self.ranker.share(t) < DISTINCTIVE)
-        found = [] if draft.abstained else find(q, claims, self._evidence(ranked))
-        if found:
-            draft = self.backend.answer(q, statements, found)
-        return self._answer(text, draft, found)
+        found = find(q, claims, self._evidence(ranked))
+        draft = None
+        for item in self._drafts(q, statements, found):
+            if isinstance(item, Draft):
+                draft = item
+            else:
+                yield item
+        answer = self._answer(text, draft, [] if draft.abstained else found)
+        if not isinstance(self.backend, LLMAnswerer):
+            yield from re.findall(r"\S+\s*", answer.text)
+        yield answer
+
+    def _question(self, text: str, history: list[dict] | None) -> Question:
+        """The analysed question; with an LLM, a follow-up is first rewritten to stand alone."""
+        if history and isinstance(self.backend, LLMAnswerer):
+            standalone = self.backend.condense(text, history)
+            if standalone != text:
+                return analyse(standalone)
+        return analyse(text, history)
+
+    def _drafts(self, q: Question, statements: list[Statement], found: list[Found]) -> Iterator[str | Draft]:
+        if isinstance(self.backend, LLMAnswerer):
+            yield from self.backend.stream(q, statements, found)
+        else:
+            yield self.backend.answer(q, statements, found)
 
     def _retrieve(self, q: Question) -> list:
         """Evidence for the question; a follow-up also searches without its borrowed context,
@@ -124,7 +153,15 @@ class Assistant:
     def _answer(self, question: str, draft: Draft, found: list[Found]) -> Answer:
         text, citations = finalize(draft, self.index.texts)
         return Answer(question=question, text=text, citations=citations, abstained=draft.abstained,
-                      discrepancies=[_discrepancy(f, citations) for f in found], backend=self.backend.name)
+                      discrepancies=[_discrepancy(f, citations) for f in found], notices=list(draft.notices),
+                      usage=dict(draft.usage), backend=draft.backend or self.backend.name)
+
+
+def choose_backend(settings: Settings, extractive: ExtractiveAnswerer):
+    """The LLM when asked for, or in 'auto' mode when a key or server URL is set; else extractive."""
+    wants_llm = settings.backend == "llm" or (
+        settings.backend == "auto" and (settings.openai_api_key is not None or settings.openai_base_url))
+    return LLMAnswerer(settings, extractive) if wants_llm else extractive
 
 
 def _discrepancy(found: Found, citations: list[Citation]):

@@ -11,7 +11,7 @@ neighbouring sentences) contains: the LLM backend uses it to strip or flag such 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from assistant.answer import Citation
 from assistant.index import Sentence
@@ -27,6 +27,9 @@ class Draft:
     text: str
     cites: dict[int, Sentence]
     abstained: bool = False
+    notices: list[str] = field(default_factory=list)
+    usage: dict = field(default_factory=dict)
+    backend: str | None = None  # who wrote it, when not the configured backend (a fallback)
 
 
 def finalize(draft: Draft, source_texts: dict[str, str]) -> tuple[str, list[Citation]]:

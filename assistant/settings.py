@@ -42,6 +42,6 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = Field(None, validation_alias=_env("OPENAI_API_KEY"), description="Key for OpenAI or a compatible server.")
     openai_base_url: str | None = Field(None, validation_alias=_env("OPENAI_BASE_URL"), description="Base URL of an OpenAI-compatible server.")
     llm_model: str = Field("gpt-4o-mini", description="Chat model name for the LLM backend.")
-    llm_timeout: float = Field(20.0, description="Seconds before an LLM call gives up.")
-    llm_max_retries: int = Field(2, description="Retries on 429/5xx before falling back to the offline answer.")
+    llm_timeout: float = Field(15.0, description="Seconds before an LLM call gives up (then the offline answer is shown).")
+    llm_max_retries: int = Field(1, description="Retries on 429, 5xx and timeouts before falling back to the offline answer.")
     context_tokens: int = Field(3000, description="Token budget for the sources packed into an LLM prompt.")
