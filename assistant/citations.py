@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from assistant.answer import Citation
 from assistant.index import Sentence
-from assistant.text import names, numbers, stem, words
+from assistant.text import names, numbers, stem, terms, words
 
 MARKER = re.compile(r"\[(\d+)\]")
 
@@ -69,10 +69,16 @@ def statements(text: str) -> list[tuple[str, list[int]]]:
     return [(MARKER.sub("", p).strip(), [int(m) for m in MARKER.findall(p)]) for p in parts if p.strip()]
 
 
-def missing_support(statement: str, quotes: list[str], context: str = "") -> set[str]:
-    """Figures and names in `statement` found in none of `quotes` (names may also come from `context`)."""
+def missing_support(statement: str, quotes: list[str], context: str = "", overlap: float = 0.3) -> set[str]:
+    """What in `statement` none of `quotes` supports: figures and names (names may also come
+    from `context`), or — when fewer than `overlap` of its content words occur in the quotes —
+    the marker "(wording)"."""
+    statement = MARKER.sub("", statement)
     cited = " ".join(quotes)
     missing = {n for n in numbers(statement) if n not in numbers(cited)}
+    own = set(terms(statement))
+    if own and len(own & set(terms(cited + " " + context))) / len(own) < overlap:
+        missing.add("(wording)")
     known = {stem(w) for w in words(cited + " " + context)}
     for name in names(statement):
         if not {stem(w) for w in name.split()} & known:

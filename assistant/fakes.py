@@ -26,7 +26,7 @@ import uuid
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Callable
 
 MODEL = "scripted-model"
 _ERROR_KINDS = {429: ("requests", "rate_limit_exceeded"), 401: ("invalid_request_error", "invalid_api_key")}
@@ -119,6 +119,9 @@ class _Handler(BaseHTTPRequestHandler):
             reply = Reply.error(404, f"no route {self.path}")
         else:
             reply = self.server.scripted._next() or Reply.error(500, "no scripted reply", code="no_scripted_reply")
+            if callable(reply):  # computed from the request, e.g. to cite the sources it numbered
+                reply = reply(body)
+                reply = reply if isinstance(reply, Reply) else Reply(content=reply)
         if reply.delay and self.server.scripted._stopping.wait(reply.delay):
             return  # server is shutting down
         try:
@@ -219,10 +222,11 @@ class ScriptedOpenAIServer:
             raise RuntimeError("ScriptedOpenAIServer is not running; use `with` or start()")
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
 
-    def enqueue(self, *replies: str | Reply) -> None:
-        """Queue replies for the next chat-completion requests, in order; a str is the assistant's content."""
+    def enqueue(self, *replies: str | Reply | Callable[[dict], str | Reply]) -> None:
+        """Queue replies for the next chat-completion requests, in order; a str is the assistant's
+        content; a callable is called with the request body when the request arrives."""
         with self._lock:
-            self._queue.extend(r if isinstance(r, Reply) else Reply(content=r) for r in replies)
+            self._queue.extend(r if isinstance(r, Reply) or callable(r) else Reply(content=r) for r in replies)
 
     @property
     def pending(self) -> list[Reply]:

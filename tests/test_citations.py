@@ -35,3 +35,9 @@ def test_support_needs_the_figures_and_names_of_the_statement():
     assert missing_support("Selo said 300 left.", [quote]) == {"300"}
     assert "Dillon" in missing_support("Dillon said 275 left.", [quote])
     assert missing_support("Dillon said 275 left.", [quote], context="Colonel Ryan Dillon spoke.") == set()
+
+
+def test_support_needs_some_of_the_statement_s_words_in_its_quotes():
+    quote = "Some 275 fighters left, Selo said."
+    assert missing_support("The weather stayed calm and dry.", [quote]) == {"(wording)"}
+    assert missing_support("Fighters left, Selo said.", [quote]) == set()

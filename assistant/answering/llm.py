@@ -146,7 +146,7 @@ class LLMAnswerer:
         for sentence, markers in _statements_with_markers(text):
             valid = [n for n in markers if n in packed.numbered]
             quotes = [packed.numbered[n].text for n in valid]
-            if not valid or missing_support(sentence, quotes, self._context(packed, valid)):
+            if not valid or missing_support(MARKER.sub("", sentence), quotes, self._context(packed, valid)):
                 dropped += 1
                 continue
             refs = "".join(_cite_copies(packed.numbered[n], cites) for n in valid)
