@@ -27,6 +27,7 @@ from assistant.question import Question, analyse
 from assistant.ranking import Ranker, Scored, Statement, group_copies
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
+from assistant.text import expansions
 
 _offline.configure()
 
@@ -101,10 +102,11 @@ class Assistant:
     def _retrieve(self, q: Question) -> list:
         """Evidence for the question; a follow-up also searches without its borrowed context,
         so the earlier turn's topic does not crowd out what is new in this one."""
-        evidence = self.retriever.retrieve(q.query)
+        synonyms = " ".join(expansions(q.terms))
+        evidence = self.retriever.retrieve(q.query, synonyms)
         if q.query != q.text:
             seen = {(e.source, e.sentence.index) for e in evidence}
-            evidence += [e for e in self.retriever.retrieve(q.text) if (e.source, e.sentence.index) not in seen]
+            evidence += [e for e in self.retriever.retrieve(q.text, synonyms) if (e.source, e.sentence.index) not in seen]
         return evidence
 
     def validate(self, question: object) -> str:
@@ -121,13 +123,16 @@ class Assistant:
         return text
 
     def _claims(self, ranked: list[Scored]) -> list[Claim]:
+        """Claims in the evidence. Figures come from every candidate — whether a figure counts
+        what is asked is decided by `discrepancies` — other claims only from relevant evidence."""
         claims, seen = [], set()
         for item in ranked:
             s = item.sentence
-            if item.relevance < CLAIM_FLOOR or (s.source, s.index) in seen:
+            if (s.source, s.index) in seen:
                 continue
             seen.add((s.source, s.index))
-            claims += extract(self.index.sentences[s.source], s.index)
+            found = extract(self.index.sentences[s.source], s.index)
+            claims += [c for c in found if c.kind == "quantity" or item.relevance >= CLAIM_FLOOR]
         return claims
 
     def _evidence(self, ranked: list[Scored]) -> list[Evidence]:

@@ -172,6 +172,11 @@ def _event(text: str, match: re.Match) -> str | None:
     before = text[max(0, match.start() - 24):match.start()].lower()
     if re.search(r"\b(leaving|left|leave)\s+(?:just|only|behind)?\s*[“\"']?\s*$", before):
         return "remain"
+    from assistant.discrepancies import REMAINING
+
+    clause = re.split(r"[,;]", text[match.end():])[0]
+    if REMAINING.search(clause):
+        return "remain"
     after = text[match.end():].lower()
     hits = [(m.start(), name) for name, pattern in _EVENTS for m in re.finditer(rf"\b(?:{pattern})\b", after)]
     if hits:

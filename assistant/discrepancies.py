@@ -35,6 +35,10 @@ _EVENT_WORDS = {"left": r"left|leave|leaving|fled|flee|withdr\w+|evacuat\w+|exit
                 "captured": r"captur\w*|recaptur\w*|seiz\w*|retak\w*|control\w*"}
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
                  "killed": "killed", "captured": "captured", None: ""}
+# "are left in Raqqa", "left behind", "still inside the city": those who remain, not those who left.
+REMAINING = re.compile(r"\b(?:are|were|is|was|be|been|being)\s+(?:still\s+)?left\b|\bleft behind\b|\bstill (?:in|inside)\b"
+                       r"|\bleft (?:in|inside) (?:the )?(?:city|town|village|[A-Z])|\bleaving\b.*\bbehind\b")
+GENERIC_HEADS = {"member", "peopl", "person", "individu", "one"}  # "how many IS members": any group counted
 _NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong|without)\b", re.I)
 
 
@@ -72,10 +76,15 @@ def find(question: Question, claims: list[Claim], evidence: list[Evidence] | Non
     there, and never counts for a question that asks for a figure, a time or a place
     (those get the figures' discrepancies).
     """
-    found = _quantity_conflicts(question, claims)
+    found = _quantity_conflicts(question, claims) if _asks_about_figures(question) else []
     if question.kind not in ("number", "time", "place"):
         found += _denials(question, claims, evidence or [])
     return found
+
+
+def _asks_about_figures(question: Question) -> bool:
+    return question.kind == "number" or bool(re.search(
+        r"\d|\b(?:figure|estimate|number|toll|count|size|how big|how large|tally)s?\b", question.text, re.I))
 
 
 @dataclass(frozen=True)
@@ -108,7 +117,7 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
         return False
     asked = set(question.terms) | set(question.context_terms)
     nouns = [t for t in question.target if t not in _ALL_QUALIFIERS]
-    if nouns and claim.head not in nouns:
+    if nouns and claim.head not in nouns and not set(nouns) & GENERIC_HEADS:
         return False
     if not question.target and claim.head not in asked:
         return False
@@ -129,10 +138,11 @@ _ALL_QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "tu
 def question_event(question: Question) -> str | None:
     """The event a question counts: "how many … stayed behind" -> "remain". A leading
     subordinate clause ("Before the convoy pulled out, …") is not the question's event."""
-    main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", question.text.lower())
-    text = main + " " + " ".join(question.context_terms)
-    if re.search(r"\bleaving\b.*\bbehind\b|\bleft behind\b|\bremain|\bstay|\bstill (?:in|inside)\b|\bholding out\b", text):
+    main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", question.text)
+    main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
+    if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b", main, re.I):
         return "remain"
+    text = main.lower() + " " + " ".join(question.context_terms)
     for event, pattern in _EVENT_WORDS.items():
         if re.search(rf"\b(?:{pattern})\b", text):
             return event
@@ -219,7 +229,7 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
     return found
 
 
-DENIAL_RELEVANCE = 0.45
+DENIAL_RELEVANCE = 0.35
 
 
 def _bears_on(denial: Claim, asked: set[str]) -> bool:

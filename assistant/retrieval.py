@@ -58,13 +58,14 @@ class Retriever:
         return QueryFusionRetriever([dense, bm25], llm=MockLLM(), mode="reciprocal_rerank", num_queries=1,
                                     use_async=False, similarity_top_k=k)
 
-    def retrieve(self, query: str) -> list[Evidence]:
-        """The top fused sentences for `query`, best first."""
+    def retrieve(self, query: str, expansion: str = "") -> list[Evidence]:
+        """The top fused sentences for `query`, best first. `expansion` (synonyms) widens the
+        lexical search only; the dense search embeds the query as asked."""
         from llama_index.core.schema import QueryBundle
 
         with self._lock:  # the torch model and bm25s are not documented as thread-safe
             vector = self.embed.get_query_embedding(query)
-            results = self.fusion.retrieve(QueryBundle(query, embedding=vector))
+            results = self.fusion.retrieve(QueryBundle(f"{query} {expansion}".strip(), embedding=vector))
         sentences = [self.index.sentence(r.node.node_id) for r in results]
         cosines = self._cosines(sentences, vector)
         return [Evidence(s, r.score or 0.0, cosines.get((s.source, s.index), 0.0)) for s, r in zip(sentences, results)]

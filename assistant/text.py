@@ -21,7 +21,7 @@ while who whom why will with would you your yours according said says say told t
 reports article articles source sources did do does many much also whose anyone anything kind sort
 really exactly actually precisely thought think believed believe known know going get got happen happened
 happening make made mention mentioned quoted quote coverage describe described idea there's what's who's
-now still yet ever even just any please overall according roughly approximately
+now still yet ever even just any please overall according roughly approximately true really
 """.split())
 
 # Spelling variants that name the same thing in this kind of news (not a discrepancy, and
@@ -30,7 +30,8 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "jihadist": "fighter", "militant": "fighter", "milit": "fighter", "terrorist": "fighter", "extremist": "fighter",
             "combat": "fighter", "insurg": "fighter", "gunmen": "fighter", "gunman": "fighter",
             "flee": "fled", "withdrawn": "left", "withdrew": "left",
-            "leav": "left", "depart": "left", "evacu": "left", "quit": "left", "stay": "remain", "remain": "remain"}
+            "leav": "left", "depart": "left", "evacu": "left", "quit": "left", "stay": "remain", "remain": "remain",
+            "talk": "negoti", "discuss": "negoti"}
 
 
 # Irregular forms the Snowball stemmer leaves apart ("sent" vs "send").
@@ -88,3 +89,12 @@ def names(text: str) -> set[str]:
         if tokens:
             found.add(" ".join(tokens))
     return found
+
+
+def expansions(stems: list[str]) -> list[str]:
+    """Other words of the same variant class: "fighter" -> jihadist, militant, terrorist, …
+    (used to widen lexical retrieval; the stems are what BM25's stemmer makes of them too)."""
+    classes = {stem_: VARIANTS.get(stem_, stem_) for stem_ in stems}
+    wanted = set(classes.values())
+    words_ = {key for key, value in VARIANTS.items() if value in wanted} | wanted
+    return sorted(w for w in words_ if w not in stems and w.isalpha())
