@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh machine (see README):
-#   make run    set up, index seeds/ and answer a sample question (offline)
+#   make run    set up, index seeds/, answer a sample question, then serve the chat UI
+#               on http://127.0.0.1:7860 (offline)
 #   make test   set up, run every test, then the eval gate
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -19,6 +20,7 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/assistant ingest
 	$(VENV)/bin/assistant ask "How many Syrian fighters left Raqqa?"
+	$(PY) app.py
 
 test: $(STAMP)
 	$(PY) -m pytest

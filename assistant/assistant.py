@@ -23,7 +23,7 @@ from assistant.claims import Claim, attribute, extract
 from assistant.discrepancies import Evidence, Found, find, scoped_to_speaker
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
-from assistant.question import Question, analyse
+from assistant.question import Question, analyse, normalise_history
 from assistant.ranking import Ranker, Scored, Statement, group_copies
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
@@ -87,6 +87,7 @@ class Assistant:
 
     def _question(self, text: str, history: list[dict] | None) -> Question:
         """The analysed question; with an LLM, a follow-up is first rewritten to stand alone."""
+        history = normalise_history(history)
         if history and isinstance(self.backend, LLMAnswerer):
             standalone = self.backend.condense(text, history)
             if standalone != text:

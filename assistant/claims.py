@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from assistant.corpus import open_quote
 from assistant.index import Sentence
 from assistant.text import STOP, stem, terms
 
@@ -286,12 +287,12 @@ def attribute(sentences: list[Sentence], index: int) -> Speaker | None:
     own = speaker_in(sentences[index].text)
     if own and not _PRONOUN.match(own):
         return _fullest(own, sentences, sentences[index])
-    if not own and _opens_quote(sentences[index].text):  # a quote that runs on: its speaker comes after
+    if not own and open_quote(sentences[index].text):  # a quote that runs on: its speaker comes after
         for later in sentences[index + 1:index + 3]:
             found = speaker_in(later.text)
             if found and not _PRONOUN.match(found):
                 return _fullest(found, sentences, later)
-            if _closes_quote(later.text):
+            if open_quote(later.text):  # the quote closes here
                 break
     if own or sentences[index].text.lstrip().startswith(("\"", "“")):
         for earlier in reversed(sentences[max(0, index - 4):index]):
@@ -309,12 +310,7 @@ def mention_in(text: str) -> str | None:
     return match.group(1).strip() if match else None
 
 
-def _opens_quote(text: str) -> bool:
-    return text.count("\"") % 2 == 1 or text.count("“") > text.count("”")
 
-
-def _closes_quote(text: str) -> bool:
-    return text.count("\"") % 2 == 1 or text.count("”") > text.count("“")
 
 
 def _fullest(name: str, sentences: list[Sentence], where: Sentence) -> Speaker:

@@ -110,22 +110,22 @@ def _join_quotes(line: str, parts: list[str], longest: int = 4) -> list[str]:
     i = 0
     while i < len(parts):
         j = i
-        while j + 1 < len(parts) and j - i + 1 < longest and _open_quote(" ".join(parts[i:j + 1])):
+        while j + 1 < len(parts) and j - i + 1 < longest and open_quote(" ".join(parts[i:j + 1])):
             j += 1
-        if j > i and not _open_quote(" ".join(parts[i:j + 1])):
+        if j > i and not open_quote(" ".join(parts[i:j + 1])):  # the quote closes: one unit
             start = line.index(parts[i])
-            end = line.index(parts[j], start) + len(parts[j])
-            out.append(line[start:end])
-        else:
-            out.extend(parts[i:j + 1] if j > i else parts[i:i + 1])
-            j = i if j > i else j
-        i = j + 1
+            out.append(line[start:line.index(parts[j], start) + len(parts[j])])
+            i = j + 1
+        else:  # no quote, or one that never closes: the sentence alone
+            out.append(parts[i])
+            i += 1
     return out
 
 
-def _open_quote(text: str) -> bool:
-    """True while a quotation opened in `text` has not closed."""
-    return text.count('"') % 2 == 1 or text.count("“") > text.count("”")
+def open_quote(text: str) -> bool:
+    """True while a quotation opened in `text` has not closed. Straight and curly marks are
+    counted together: articles mix them ("minimise civilian casualties”)."""
+    return (text.count('"') + text.count("“") + text.count("”")) % 2 == 1
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

@@ -277,7 +277,7 @@ def describe(found: Found, cites: dict) -> str:
 
     parts = []
     for side in found.sides:
-        lead = side[0]
+        lead = max(side, key=lambda c: len(c.speaker or ""))  # the fullest name any copy gives
         who = lead.speaker or "one report"
         named = [lead.named_in] if lead.named_in and lead.named_in not in [c.sentence for c in side] else []
         refs = markers([c.sentence for c in side] + named, cites)

@@ -1,11 +1,12 @@
 """The persisted index: sentences of every article, embedded into Chroma, plus BM25.
 
 `ingest` runs a LlamaIndex `IngestionPipeline` (sentence-window nodes → embeddings →
-`ChromaVectorStore`) with a docstore in `UPSERTS_AND_DELETE` mode, so unchanged articles
-are skipped by content hash, changed ones replaced and removed ones deleted. Node ids are
-`source#hash#i` and every document records how many sentences it has; before and after
-each run `_sweep` deletes whatever a killed run left half-written, so no sequence of
-ingests leaves duplicates or orphans. The docstore is written last, atomically.
+`ChromaVectorStore`) with a docstore in `UPSERTS` mode, so unchanged articles are skipped
+by content hash and changed ones replaced; removed ones are deleted first. It works in
+steps of `ingest_batch` articles and saves the docstore (atomically) after each. Node ids
+are `source#hash#i` and every document records how many sentences it has; before and
+after each run `_sweep` deletes whatever a killed run left half-written, so no sequence
+of ingests — killed or not — leaves duplicates or orphans.
 
 What this module does not do: rank or answer. `Index` hands its sentences, the Chroma
 vector store and a BM25 retriever to `retrieval`.
@@ -80,7 +81,6 @@ class Index:
     def __init__(self, settings: Settings):
         self.settings = settings
         self.store_dir = Path(settings.store_dir)
-        self._check_format()
 
     # --- storage ------------------------------------------------------------------------
 
@@ -88,6 +88,7 @@ class Index:
     def collection(self):
         import chromadb
 
+        self._check_format()
         try:
             if self.settings.chroma_host:
                 client = chromadb.HttpClient(host=self.settings.chroma_host, port=self.settings.chroma_port)
@@ -114,6 +115,7 @@ class Index:
     def _load_docstore(self):
         from llama_index.core.storage.docstore import SimpleDocumentStore
 
+        self._check_format()
         if not self._docstore_path.exists():
             return SimpleDocumentStore()
         try:
@@ -137,19 +139,40 @@ class Index:
     # --- ingest -------------------------------------------------------------------------
 
     def ingest(self, corpus_dir: Path | None = None, rebuild: bool = False, progress: bool = False) -> IngestReport:
-        """Bring the store in line with the corpus folder; returns what changed."""
+        """Bring the store in line with the corpus folder; returns what changed.
+
+        Removed articles are deleted first; new and changed ones are embedded and written in
+        steps of `settings.ingest_batch` articles, the docstore saved after each step."""
         started = time.perf_counter()
-        corpus = read_corpus(corpus_dir or self.settings.corpus_dir)
+        corpus = read_corpus(corpus_dir or self.settings.corpus_dir, self.settings.max_file_bytes)
         if rebuild:
             self.reset()
         docstore = self._load_docstore()
         self._sweep(docstore)
-        before = dict(docstore.get_all_document_hashes().items())  # hash -> doc id
-        self._pipeline(docstore).run(documents=corpus.documents, show_progress=progress)
+        before = {doc_id: h for h, doc_id in docstore.get_all_document_hashes().items()}
+        for doc_id in sorted(set(before) - {d.doc_id for d in corpus.documents}):
+            self.vector_store.delete(doc_id)
+            docstore.delete_document(doc_id, raise_error=False)
+        self._save_docstore(docstore)
+        todo = [d for d in corpus.documents if before.get(d.doc_id) != d.hash]
+        self._embed_in_steps(docstore, todo, progress)
         self._sweep(docstore)
         self._save_docstore(docstore)
         self._forget_reads()
         return self._report(corpus, before, started)
+
+    def _embed_in_steps(self, docstore, documents: list, progress: bool) -> None:
+        if not documents:
+            return
+        from tqdm import tqdm
+
+        pipeline = self._pipeline(docstore)
+        step = max(1, self.settings.ingest_batch)
+        with tqdm(total=len(documents), unit="article", disable=not progress, desc="ingest") as bar:
+            for i in range(0, len(documents), step):
+                pipeline.run(documents=documents[i:i + step])
+                self._save_docstore(docstore)
+                bar.update(len(documents[i:i + step]))
 
     def _pipeline(self, docstore):
         from llama_index.core.ingestion import DocstoreStrategy, IngestionPipeline
@@ -159,8 +182,7 @@ class Index:
             sentence_splitter=split_sentences, window_size=self.settings.window_size, id_func=node_id)
         embed = embedding_model(self.settings.embed_model, self.settings.embed_batch_size)
         return IngestionPipeline(transformations=[parser, embed], vector_store=self.vector_store,
-                                 docstore=docstore, docstore_strategy=DocstoreStrategy.UPSERTS_AND_DELETE,
-                                 disable_cache=True)
+                                 docstore=docstore, docstore_strategy=DocstoreStrategy.UPSERTS, disable_cache=True)
 
     def _sweep(self, docstore) -> None:
         """Delete nodes no complete, known document owns; forget documents whose nodes are incomplete."""
@@ -190,8 +212,8 @@ class Index:
         n = int(doc.metadata.get("n_sentences", 0)) if doc else 0
         return {f"{doc_id}#{doc_hash[:12]}#{i}" for i in range(n)}
 
-    def _report(self, corpus: Corpus, before: dict[str, str], started: float) -> IngestReport:
-        old = {doc_id: h for h, doc_id in before.items()}
+    def _report(self, corpus: Corpus, old: dict[str, str], started: float) -> IngestReport:
+        """What changed, from the document hashes before the run (doc id -> hash)."""
         report = IngestReport(skipped=corpus.skipped, sentences=self.collection.count())
         for doc in corpus.documents:
             if doc.doc_id not in old:
@@ -209,8 +231,11 @@ class Index:
         if self.settings.chroma_host:
             self.collection.delete(ids=self.collection.get(include=[])["ids"] or None) if self.collection.count() else None
         else:
+            from chromadb.api.client import SharedSystemClient
+
             self.__dict__.pop("collection", None)
             self.__dict__.pop("vector_store", None)
+            SharedSystemClient.clear_system_cache()  # Chroma caches one client per path
             shutil.rmtree(self.store_dir, ignore_errors=True)
         self._forget_reads()
 
@@ -231,13 +256,18 @@ class Index:
         for id_, meta, text in zip(rows["ids"], rows["metadatas"], rows["documents"]):
             source, _, i = id_.split("#")
             node = json.loads(meta["_node_content"])
-            table[source].append(Sentence(source, int(i), node["start_char_idx"], node["end_char_idx"], text))
+            start = node.get("start_char_idx")
+            if start is None:  # the parser could not place it: find it ourselves
+                start = self.texts.get(source, "").find(text)
+            table[source].append(Sentence(source, int(i), start, start + len(text), text))
         return {source: sorted(rows, key=lambda s: s.index) for source, rows in sorted(table.items())}
 
-    def sentence(self, node_id_: str) -> Sentence:
-        """The sentence behind a node id (`source#hash#i`; the hash part is ignored)."""
+    def sentence(self, node_id_: str) -> Sentence | None:
+        """The sentence behind a node id (`source#hash#i`), or None if this table predates it
+        (an ingest is writing while a question is asked)."""
         source, _, i = node_id_.split("#")
-        return self.sentences[source][int(i)]
+        rows = self.sentences.get(source, [])
+        return rows[int(i)] if int(i) < len(rows) else None
 
     def nodes(self) -> list:
         """Every stored node, rebuilt as LlamaIndex nodes (same ids and hashes as dense retrieval's)."""

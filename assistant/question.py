@@ -62,7 +62,7 @@ def counted_thing(text: str) -> list[str]:
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
     question = Question(text=text, kind=answer_kind(text), terms=terms(text), target=counted_thing(text))
-    previous = _previous_turns(history or [])
+    previous = _previous_turns(normalise_history(history))
     if previous and _leans_on_history(text, question.terms):
         user, assistant = previous
         if question.kind == "other" and user:
@@ -76,6 +76,18 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
 
 def _leans_on_history(text: str, own_terms: list[str]) -> bool:
     return bool(_ANAPHORA.search(text)) or len(own_terms) <= 2
+
+
+def normalise_history(history: object) -> list[dict]:
+    """Chat messages as role/content dicts. Accepts that form and [user, assistant] pairs
+    (Gradio's older tuples format); anything else in the list is ignored, not fatal."""
+    messages: list[dict] = []
+    for item in history if isinstance(history, (list, tuple)) else []:
+        if isinstance(item, dict) and item.get("role") in ("user", "assistant"):
+            messages.append({"role": item["role"], "content": str(item.get("content") or "")})
+        elif isinstance(item, (list, tuple)) and len(item) == 2:
+            messages += [{"role": r, "content": str(c)} for r, c in zip(("user", "assistant"), item) if c]
+    return messages
 
 
 def _previous_turns(history: list[dict]) -> tuple[str, str] | None:

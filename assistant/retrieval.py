@@ -66,9 +66,10 @@ class Retriever:
         with self._lock:  # the torch model and bm25s are not documented as thread-safe
             vector = self.embed.get_query_embedding(query)
             results = self.fusion.retrieve(QueryBundle(f"{query} {expansion}".strip(), embedding=vector))
-        sentences = [self.index.sentence(r.node.node_id) for r in results]
-        cosines = self._cosines(sentences, vector)
-        return [Evidence(s, r.score or 0.0, cosines.get((s.source, s.index), 0.0)) for s, r in zip(sentences, results)]
+        found = [(self.index.sentence(r.node.node_id), r) for r in results]
+        found = [(s, r) for s, r in found if s is not None]
+        cosines = self._cosines([s for s, _ in found], vector)
+        return [Evidence(s, r.score or 0.0, cosines.get((s.source, s.index), 0.0)) for s, r in found]
 
     def _cosines(self, sentences: list[Sentence], vector: list[float]) -> dict[tuple[str, int], float]:
         ids = self.index.node_ids(list(dict.fromkeys((s.source, s.index) for s in sentences)))

@@ -1,20 +1,23 @@
-"""The Gradio chat UI: streamed, cited answers with their sources, disagreements and corpus.
+"""The Gradio chat UI: streamed, cited answers, a source panel, disagreements, the corpus.
 
-    from assistant import Assistant
-    from assistant import ui
-    demo = ui.build(Assistant())
-    demo.queue(default_concurrency_limit=4).launch(**ui.LAUNCH_OPTIONS)     # or: python app.py
+    from assistant import Assistant, ui
+    demo = ui.build(Assistant()).queue(default_concurrency_limit=4)
+    demo.launch(**ui.LAUNCH_OPTIONS)                      # or simply: python app.py
 
-Each answer is rendered here as one HTML block inside the chat: the answer text with its
-[n] markers turned into footnote links, a callout per discrepancy (each side's value, who
-said it, its marker) and a source panel with every cited quote highlighted in its context.
-Every string that comes from an article, a question or an answer is `html.escape`d before
-it becomes HTML, and the chatbot itself renders no Markdown (`render_markdown=False`) and
-still sanitises, so neither an article nor a question can inject markup or script.
+The chat shows each answer as HTML rendered here: its text with every [n] marker a
+footnote link, a callout per discrepancy (each side's value, who says it, its markers) and
+the backend and notices. The source panel beside it lists, per marker, the article's title
+and the quote <mark>ed between its neighbouring sentences; ids are per turn (`t3-s1`), so
+footnotes of earlier answers still land on their own entries. A corpus panel lists the
+indexed articles and re-ingests on demand.
 
-What this module does not do: answer, cite or find disagreements (that is `Assistant`),
-or render Markdown beyond paragraphs, bullet lists and bold; citations come from
-`Answer.citations`, never from re-reading the text.
+Every string from an article, a question or an answer is `html.escape`d before it becomes
+HTML; the chatbot renders no Markdown (`render_markdown=False`) and still sanitises. So no
+article or question can inject markup or script (tests/test_browser.py checks it in Chromium).
+
+What this module does not do: answer, cite or find disagreements (that is `Assistant`);
+read citations from the text (they come from `Answer.citations`); render Markdown beyond
+paragraphs, `- ` lists and **bold**. Its settings are `Settings.ui_*` (ASSISTANT_UI_*).
 """
 
 from __future__ import annotations
@@ -22,16 +25,18 @@ from __future__ import annotations
 import html
 import ipaddress
 import logging
-import os
 import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from pydantic import ValidationError
+
 import assistant  # noqa: F401  (sets the offline environment before gradio is imported)
 from assistant.answer import Answer, Citation, Claim, Discrepancy
 from assistant.errors import AssistantError
+from assistant.settings import Settings
 
 import gradio as gr  # noqa: E402  (after `assistant`, on purpose)
 
@@ -47,11 +52,10 @@ HONORIFICS = {"mr", "mrs", "ms", "dr", "sir"}
 
 
 # --- settings ----------------------------------------------------------------------------
-# Read here until `assistant.settings.Settings` has UI fields; nothing else reads them.
 
 @dataclass(frozen=True)
 class UISettings:
-    """Where and how the UI listens."""
+    """Where and how the UI listens (from `Settings.ui_*`)."""
 
     host: str = "127.0.0.1"
     port: int = 7860
@@ -59,20 +63,21 @@ class UISettings:
     concurrency: int = 4
 
 
-def ui_settings(env: Mapping[str, str] = os.environ) -> UISettings:
-    """ASSISTANT_UI_HOST, _PORT, _AUTH ("user:password") and _CONCURRENCY, with defaults."""
-    auth = env.get("ASSISTANT_UI_AUTH") or None
+def ui_settings(settings: Settings | None = None) -> UISettings:
+    """The UI's settings: ASSISTANT_UI_HOST, _PORT, _AUTH ("user:password") and _CONCURRENCY."""
+    try:
+        settings = settings or Settings()
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = "ASSISTANT_" + str(first["loc"][0]).upper()
+        raise AssistantError(f"{field} is not valid: {first['msg']}.") from None
+    auth = settings.ui_auth.get_secret_value() if settings.ui_auth else None
     if auth is not None:
         user, sep, password = auth.partition(":")
         if not (user and sep and password):
             raise AssistantError("ASSISTANT_UI_AUTH must look like 'user:password'.")
         auth = (user, password)
-    try:
-        return UISettings(host=env.get("ASSISTANT_UI_HOST") or "127.0.0.1", auth=auth,
-                          port=int(env.get("ASSISTANT_UI_PORT") or 7860),
-                          concurrency=max(1, int(env.get("ASSISTANT_UI_CONCURRENCY") or 4)))
-    except ValueError as error:
-        raise AssistantError(f"ASSISTANT_UI_PORT and ASSISTANT_UI_CONCURRENCY must be whole numbers ({error}).")
+    return UISettings(settings.ui_host, settings.ui_port, auth, settings.ui_concurrency)
 
 
 def exposure_warning(settings: UISettings) -> str | None:
@@ -188,8 +193,8 @@ def render_sources(answer: Answer, texts: Mapping[str, str], spans: Mapping[str,
                      f'<span class="num">{c.marker}</span> <span class="src-title">'
                      f'{esc(title_of(text, c.source))}</span> <span class="file">{esc(c.source)}</span>'
                      f'</div><div class="context">{quote_in_context(c, text, spans.get(c.source, ()))}</div></li>')
-    body = f'<ol>{"".join(items)}</ol>' if items else '<p class="none">No sources cited.</p>'
-    return f'<section class="turn"><div class="turn-q">{esc(_short(answer.question))}</div>{body}</section>'
+    return (f'<section class="turn"><div class="turn-q">{esc(_short(answer.question))}</div>'
+            f'<ol>{"".join(items)}</ol></section>')
 
 
 def render_panel(turns: Sequence[str]) -> str:
@@ -298,7 +303,7 @@ class ChatUI:
                 if answer is not None:
                     plain = [*plain, {"role": "user", "content": answer.question},
                              {"role": "assistant", "content": answer.text}]
-                    turns = [*turns, self._sources(answer, prefix)]
+                    turns = [*turns, self._sources(answer, prefix)] if answer.citations else turns
                     panel = render_panel(turns)
                 yield [*chat, {"role": "assistant", "content": reply}], plain, turns, "", panel
         except AssistantError as error:
@@ -348,7 +353,7 @@ def build(bot) -> gr.Blocks:
     """The Blocks app around `bot`. Launch with `LAUNCH_OPTIONS` (Gradio 6 takes css there)."""
     ui = ChatUI(bot)
     with gr.Blocks(title="News assistant") as demo:
-        gr.HTML(HEADER)
+        gr.HTML(HEADER, js_on_load=None)
         with gr.Row(equal_height=False):
             with gr.Column(scale=3):
                 chatbot = gr.Chatbot(elem_id="chat", height=560, layout="panel", render_markdown=False,
@@ -358,8 +363,8 @@ def build(bot) -> gr.Blocks:
                                  max_lines=6, autofocus=True, submit_btn="Ask")
                 examples = gr.Examples([[q] for q in EXAMPLES], inputs=[box], label="Try asking")
             with gr.Column(scale=2, min_width=300):
-                gr.HTML('<div class="panel-title">Sources</div>')
-                panel = gr.HTML(render_panel([]), elem_id="sources", max_height=430, container=True)
+                gr.HTML('<div class="panel-title">Sources</div>', js_on_load=None)
+                panel = gr.HTML(render_panel([]), elem_id="sources", max_height=430, container=True, js_on_load=None)
                 _corpus_panel(ui)
         plain, turns = gr.State([]), gr.State([])
         inputs, outputs = [box, chatbot, plain, turns], [chatbot, plain, turns, box, panel]
@@ -371,7 +376,7 @@ def build(bot) -> gr.Blocks:
 
 def _corpus_panel(ui: ChatUI) -> None:
     with gr.Accordion("Corpus", open=True, elem_id="corpus-panel"):
-        corpus = gr.HTML(ui.corpus, elem_id="corpus")
+        corpus = gr.HTML(ui.corpus, elem_id="corpus", js_on_load=None)
         reindex = gr.Button("Re-index the corpus folder", size="sm", elem_id="reindex")
     reindex.click(ui.reingest, None, corpus, api_name="reingest", concurrency_limit=1)
 
@@ -408,6 +413,8 @@ a.cite:hover { background: var(--color-accent); color: white !important; }
   background: rgba(59, 130, 246, 0.10); }
 #chat .error-note { padding: 0.5rem 0.7rem; border-left: 4px solid #dc2626; background: rgba(220, 38, 38, 0.08);
   border-radius: 0.4rem; }
+#question .submit-button { background: var(--button-primary-background-fill); color: var(--button-primary-text-color); }
+#question .submit-button:hover { background: var(--button-primary-background-fill-hover); }
 #sources { padding: 0.5rem 0.6rem; overflow-y: auto; }
 #sources .sources-empty { color: var(--body-text-color-subdued); font-size: 0.88rem; padding: 0.4rem; }
 #sources .turn + .turn { margin-top: 0.6rem; padding-top: 0.5rem; border-top: 1px solid var(--border-color-primary); opacity: 0.8; }

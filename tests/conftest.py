@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -27,3 +32,38 @@ def corpus(tmp_path) -> Path:
     folder = tmp_path / "corpus"
     shutil.copytree(SEEDS, folder)
     return folder
+
+
+@pytest.fixture(scope="session")
+def chroma_server(tmp_path_factory):
+    """A real Chroma server (`chroma run`) on a free loopback port, its log in a file; stopped at the end."""
+    chroma = Path(sys.executable).parent / "chroma"
+    if not chroma.exists():
+        pytest.skip("the `chroma` command is not installed in this environment")
+    root = tmp_path_factory.mktemp("chroma-server")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = open(root / "chroma.log", "w")
+    proc = subprocess.Popen([str(chroma), "run", "--path", str(root / "data"), "--host", "127.0.0.1",
+                             "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_up(f"http://127.0.0.1:{port}/api/v2/heartbeat", proc, root / "chroma.log")
+        yield "127.0.0.1", port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        log.close()
+
+
+def _wait_until_up(url: str, proc: subprocess.Popen, log: Path, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"chroma run exited: {log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"chroma run did not answer at {url}: {log.read_text()[-2000:]}")

@@ -48,3 +48,11 @@ def test_sentences_are_verbatim_with_exact_offsets():
                          "\"A quote. Still quoting,\" he said.", "End."]
     for (start, end), sentence in zip(sentence_spans(text), sentences):
         assert text[start:end] == sentence
+
+
+def test_mixed_quote_marks_do_not_duplicate_or_swallow_sentences():
+    text = 'It was done to "minimise casualties”. Leaders said they sought peace. "Open quote. Never closed'
+    sentences = split_sentences(text)
+    assert sentences == ['It was done to "minimise casualties”.', "Leaders said they sought peace.",
+                         '"Open quote.', "Never closed"]
+    assert all(text[a:b] == s for (a, b), s in zip(sentence_spans(text), sentences))

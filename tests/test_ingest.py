@@ -1,4 +1,4 @@
-"""Incremental ingest into Chroma: idempotent, replaces, deletes, never duplicates."""
+"""Incremental ingest into Chroma, embedded and server: idempotent, replaces, deletes, never duplicates."""
 
 from collections import Counter
 
@@ -20,9 +20,15 @@ def no_duplicate_sentences(index: Index) -> bool:
     return len(keys) == len(set(keys))
 
 
-@pytest.fixture
-def index(corpus, tmp_path):
-    return Index(Settings(corpus_dir=corpus, store_dir=tmp_path / "store"))
+@pytest.fixture(params=["embedded", "server"])
+def index(request, corpus, tmp_path):
+    """The same contract for the embedded store and a Chroma server (CHROMA_HOST/CHROMA_PORT)."""
+    settings = Settings(corpus_dir=corpus, store_dir=tmp_path / "store")
+    if request.param == "server":
+        host, port = request.getfixturevalue("chroma_server")
+        settings = settings.model_copy(update={"chroma_host": host, "chroma_port": port,
+                                               "collection": f"test_{request.node.name}"[:60].replace("[", "_").replace("]", "")})
+    return Index(settings)
 
 
 def test_ingesting_twice_changes_nothing(index):
