@@ -82,7 +82,7 @@ class Assistant:
                 yield item
         answer = self._answer(text, draft, [] if draft.abstained else found)
         if not isinstance(self.backend, LLMAnswerer):
-            yield from re.findall(r"\S+\s*", answer.text)
+            yield from statement_pieces(answer.text)
         yield answer
 
     def _question(self, text: str, history: list[dict] | None) -> Question:
@@ -161,6 +161,13 @@ class Assistant:
         return Answer(question=question, text=text, citations=citations, abstained=draft.abstained,
                       discrepancies=[_discrepancy(f, citations) for f in found], notices=list(draft.notices),
                       usage=dict(draft.usage), backend=draft.backend or self.backend.name)
+
+
+def statement_pieces(text: str) -> list[str]:
+    """`text` cut after each cited statement ("… [1][2] "): the offline answer is complete
+    at once, so it streams a statement at a time, not a word at a time."""
+    cuts = [0] + [m.end() for m in re.finditer(r"\][.,;:!?]?\s+(?=[^\[\s])", text)] + [len(text)]
+    return [text[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
 def choose_backend(settings: Settings, extractive: ExtractiveAnswerer):

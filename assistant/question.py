@@ -17,7 +17,8 @@ from assistant.text import names, stem, terms
 KINDS = ("number", "person", "place", "time", "reason", "yesno", "other")
 
 _KIND_PATTERNS = [
-    ("number", r"\bhow (many|much|large|big|long a list)\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"),
+    ("number", r"\bhow (many|much|large|big|long a list)\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
+               r"|\bwhat (?:is|was|were|are) the (?:population|size|death toll|toll|count|total|tally|strength)\b"),
     ("time", r"\bwhen\b|\bwhat (day|date|time|year|month)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|town|province|country|region|area|territory|river)\b|\bwhat destination\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),

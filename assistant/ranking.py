@@ -27,7 +27,8 @@ from assistant.text import names, numbers, stem, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
 TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|yesterday|today|tonight|overnight|last night|(?:19|20)\d\d|(?:past|last|next) (?:\d+|\w+) " + _DURATION + r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|many) " + _DURATION + r"|morning|afternoon|evening)\b")
-DURATION = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|many) " + _DURATION + r"\b", re.I)
+DURATION = re.compile(r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|many) " + _DURATION
+                      + r"|(?:for|spent|took|lasted) (?:hours|days|weeks|months|years))\b", re.I)
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to|as human shields)\b", re.I)
 
 
@@ -142,6 +143,7 @@ _ROLES = re.compile(r"\b(spokes(?:man|woman|person)|head|leader|commander|chief|
                     r"director|colonel|general|envoy|monitor|mayor|governor|member)s?\b", re.I)
 _STRICT_PERSON = re.compile(r"\bname of\b|\bwho (?:is|was|are|were) the\b|\bwhich (?:\w+ )?(?:official|spokes\w+|"
                             r"person|commander|leader|head|chief)\b|\bwho (?:heads|leads|runs|commands)\b", re.I)
+_AGENT = re.compile(r"\b(?:was|were|is|are|been|being)\s+\w+ed\s+by\s+(?:the\s+|a\s+|an\s+)?\w+", re.I)
 _PLACE_CUES = re.compile(r"\b(?:province|territory|territories|border|region|areas?|valley|river|towards?|destinations?|"
                          r"enclave|city of|countries|country)\b", re.I)
 PLACE = re.compile(r"\b(?:in|to|towards|toward|into|near|along|at)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
@@ -170,7 +172,9 @@ def _person_fit(question: Question, text: str, before: str) -> float:
         return 0.2
     if _STRICT_PERSON.search(question.text):
         return -0.15
-    return 0.08 if _new_names(question, text) else -0.12
+    if _new_names(question, text) or _AGENT.search(text):  # "was brokered by the council and tribal elders"
+        return 0.08
+    return -0.12
 
 
 def _person_names(question: Question, text: str) -> set[str]:

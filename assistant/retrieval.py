@@ -15,7 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
-from assistant.index import Index, Sentence, embedding_model
+from assistant.index import Index, Sentence
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,11 @@ class Retriever:
 
     @cached_property
     def embed(self):
-        return embedding_model(self.settings.embed_model, self.settings.embed_batch_size)
+        """The question embedder: all-MiniLM-L6-v2 in NumPy (`encoder`), the same vectors as the
+        ingest's torch model without torch's seconds of import on every cold start."""
+        from assistant.encoder import NumpyEmbedding
+
+        return NumpyEmbedding(folder=self.settings.embed_model)
 
     @cached_property
     def fusion(self):

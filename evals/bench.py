@@ -1,0 +1,165 @@
+"""Benchmark: ingest, query latency, cold start and memory as the corpus grows, beside a plain
+LlamaIndex baseline on the same store.
+
+    python -m evals.bench                      # seeds, 200 and 2,000 synthetic articles
+    python -m evals.bench --sizes 0,200        # 0 = the shipped seeds
+    python -m evals.bench --corpus my/folder   # any folder of articles
+
+Each phase runs in a fresh subprocess, so peak RSS is that phase's own:
+- ingest: raw embedding throughput of the corpus's sentences with the ingest model, then a
+  full ingest and an unchanged re-ingest, with the model already loaded (the ratio compares
+  like with like);
+- query: warm `Assistant.ask` latency (offline backend) over the gold questions;
+- baseline: `VectorStoreIndex` retriever + `CitationQueryEngine` with `MockLLM` on the same
+  Chroma collection, the same questions;
+- cold start: wall time of `assistant ask "…"` from a new process to the printed answer.
+
+Writes reports/bench/bench.{json,md,png}. Targets are reported, not asserted: this is a
+measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS = {"ingest_ratio": (">=", 0.9), "reingest_share": ("<=", 0.05), "ask_p95_ms": ("<=", 100),
+           "cold_start_s": ("<=", 4.0), "peak_rss_mb": ("<=", 1536)}
+
+
+def run_phase(code: str, **env: str) -> dict:
+    """Run `code` in a fresh interpreter; it prints one JSON line last, with its peak RSS added."""
+    wrapped = code + "\nimport resource, json\nprint(json.dumps({**RESULT, 'rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))"
+    out = subprocess.run([sys.executable, "-c", wrapped], capture_output=True, text=True, cwd=ROOT,
+                         env={**_env(), **env})
+    if out.returncode:
+        raise RuntimeError(f"phase failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _env() -> dict:
+    import os
+
+    return {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OPENAI_", "CHROMA_"))}
+
+
+INGEST = """
+import time
+from assistant import _offline; _offline.configure()
+from assistant.settings import Settings
+from assistant.index import Index, embedding_model
+from assistant.corpus import read_corpus, split_sentences
+settings = Settings(corpus_dir=CORPUS, store_dir=STORE)
+model = embedding_model()
+model.get_text_embedding_batch(["warm up"] * 8)
+sentences = [s for d in read_corpus(settings.corpus_dir, settings.max_file_bytes).documents for s in split_sentences(d.text)]
+t = time.perf_counter(); model.get_text_embedding_batch(sentences); raw = time.perf_counter() - t
+index = Index(settings)
+t = time.perf_counter(); report = index.ingest(); first = time.perf_counter() - t
+t = time.perf_counter(); index.ingest(); again = time.perf_counter() - t
+RESULT = {"sentences": len(sentences), "articles": len(report.added), "raw_embed_s": raw, "ingest_s": first, "reingest_s": again}
+"""
+
+QUERY = """
+import json, time, statistics
+from assistant import Assistant
+questions = [json.loads(l)["question"] for l in open("evals/gold.jsonl")]
+bot = Assistant(corpus_dir=CORPUS, store_dir=STORE, ingest=False)
+for q in questions[:3]: bot.ask(q)
+times = []
+for q in questions * REPEAT:
+    t = time.perf_counter(); bot.ask(q); times.append((time.perf_counter() - t) * 1000)
+times.sort()
+RESULT = {"asks": len(times), "p50_ms": times[len(times) // 2], "p95_ms": times[int(len(times) * 0.95) - 1]}
+"""
+
+BASELINE = """
+import json, time
+from assistant import _offline; _offline.configure()
+import chromadb
+from llama_index.core import VectorStoreIndex
+from llama_index.core.llms import MockLLM
+from llama_index.core.query_engine import CitationQueryEngine
+from llama_index.vector_stores.chroma import ChromaVectorStore
+from assistant.index import embedding_model
+questions = [json.loads(l)["question"] for l in open("evals/gold.jsonl")]
+collection = chromadb.PersistentClient(path=STORE + "/chroma").get_collection("news")
+index = VectorStoreIndex.from_vector_store(ChromaVectorStore(chroma_collection=collection), embed_model=embedding_model())
+engine = CitationQueryEngine.from_args(index, llm=MockLLM(), similarity_top_k=8)
+for q in questions[:3]: engine.query(q)
+times = []
+for q in questions * REPEAT:
+    t = time.perf_counter(); engine.query(q); times.append((time.perf_counter() - t) * 1000)
+times.sort()
+RESULT = {"p50_ms": times[len(times) // 2], "p95_ms": times[int(len(times) * 0.95) - 1]}
+"""
+
+
+def phase(template: str, corpus: Path, store: Path, repeat: int = 1) -> dict:
+    code = template.replace("CORPUS", repr(str(corpus))).replace("STORE", repr(str(store))).replace("REPEAT", str(repeat))
+    return run_phase(code)
+
+
+def cold_start(corpus: Path, store: Path, runs: int = 3) -> float:
+    cli = Path(sys.executable).parent / "assistant"
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run([str(cli), "--store", str(store), "ask", "How many Syrian fighters left Raqqa?", "--corpus",
+                        str(corpus)], check=True, capture_output=True, env=_env())
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def measure(name: str, corpus: Path, work: Path, repeat: int) -> dict:
+    store = work / f"store-{name}"
+    print(f"[{name}] ingest…", flush=True)
+    ingest = phase(INGEST, corpus, store)
+    print(f"[{name}] queries…", flush=True)
+    query = phase(QUERY, corpus, store, repeat)
+    baseline = phase(BASELINE, corpus, store, repeat)
+    row = {"corpus": name, "articles": ingest["articles"], "sentences": ingest["sentences"],
+           "raw_embed_per_s": ingest["sentences"] / ingest["raw_embed_s"],
+           "ingest_per_s": ingest["sentences"] / ingest["ingest_s"],
+           "ingest_ratio": ingest["raw_embed_s"] / ingest["ingest_s"],
+           "reingest_share": ingest["reingest_s"] / ingest["ingest_s"], "ingest_rss_mb": ingest["rss_mb"],
+           "ask_p50_ms": query["p50_ms"], "ask_p95_ms": query["p95_ms"], "query_rss_mb": query["rss_mb"],
+           "baseline_p50_ms": baseline["p50_ms"], "baseline_p95_ms": baseline["p95_ms"],
+           "vs_baseline_p95": query["p95_ms"] / baseline["p95_ms"], "cold_start_s": cold_start(corpus, store)}
+    print(json.dumps(row, indent=1), flush=True)
+    return row
+
+
+def corpora(sizes: list[int], folder: Path | None, work: Path) -> list[tuple[str, Path]]:
+    from evals.corpora import make_corpus
+
+    if folder:
+        return [(folder.name, folder)]
+    return [("seeds", ROOT / "seeds") if n == 0 else (str(n), make_corpus(work / f"corpus-{n}", n)) for n in sizes]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m evals.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="0,200,2000", help="corpus sizes; 0 = the shipped seeds")
+    parser.add_argument("--corpus", type=Path, help="benchmark this folder instead")
+    parser.add_argument("--repeat", type=int, default=2, help="passes over the gold questions per measurement")
+    parser.add_argument("--reports", type=Path, default=ROOT / "reports" / "bench")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        rows = [measure(name, path, Path(tmp), args.repeat)
+                for name, path in corpora([int(s) for s in args.sizes.split(",")], args.corpus, Path(tmp))]
+    from evals.bench_report import write
+
+    write(rows, TARGETS, args.reports)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

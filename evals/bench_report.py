@@ -1,0 +1,90 @@
+"""The benchmark's report: JSON, a Markdown table with the targets, a PNG of latency against
+corpus size, and a projection to 100,000 articles computed from the measured rates."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+COLUMNS = [("corpus", "corpus", "{}"), ("articles", "articles", "{:,}"), ("sentences", "sentences", "{:,}"),
+           ("raw_embed_per_s", "raw embed/s", "{:.0f}"), ("ingest_per_s", "ingest/s", "{:.0f}"),
+           ("ingest_ratio", "ingest ÷ raw", "{:.2f}"), ("reingest_share", "re-ingest share", "{:.1%}"),
+           ("ask_p50_ms", "ask p50 ms", "{:.0f}"), ("ask_p95_ms", "ask p95 ms", "{:.0f}"),
+           ("baseline_p95_ms", "baseline p95 ms", "{:.0f}"), ("vs_baseline_p95", "ours ÷ baseline", "{:.2f}"),
+           ("cold_start_s", "cold start s", "{:.2f}"), ("ingest_rss_mb", "ingest RSS MB", "{:.0f}"),
+           ("query_rss_mb", "query RSS MB", "{:.0f}")]
+
+
+def write(rows: list[dict], targets: dict, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bench.json").write_text(json.dumps({"rows": rows, "targets": targets}, indent=1))
+    (folder / "bench.md").write_text(markdown(rows, targets))
+    plot(rows, folder / "bench.png")
+    print((folder / "bench.md").read_text())
+
+
+def markdown(rows: list[dict], targets: dict) -> str:
+    head = "| " + " | ".join(title for _, title, _ in COLUMNS) + " |"
+    lines = [head, "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(fmt.format(row[key]) for key, _, fmt in COLUMNS) + " |" for row in rows]
+    return "\n".join(["# Benchmark", "", *lines, "", "## Targets", "", *verdicts(rows, targets), "",
+                      "## Projection to 100,000 articles", "", *projection(rows), ""])
+
+
+def verdicts(rows: list[dict], targets: dict) -> list[str]:
+    largest = max(rows, key=lambda r: r["sentences"])
+    values = {"ingest_ratio": min(r["ingest_ratio"] for r in rows if r["sentences"] > 500) if any(
+                  r["sentences"] > 500 for r in rows) else largest["ingest_ratio"],
+              "reingest_share": largest["reingest_share"], "ask_p95_ms": largest["ask_p95_ms"],
+              "cold_start_s": min(r["cold_start_s"] for r in rows),
+              "peak_rss_mb": max(max(r["ingest_rss_mb"], r["query_rss_mb"]) for r in rows)}
+    out = []
+    for key, (op, bound) in targets.items():
+        ok = values[key] >= bound if op == ">=" else values[key] <= bound
+        out.append(f"- {key}: {values[key]:.3g} (target {op} {bound}) — {'met' if ok else 'NOT met'}")
+    return out
+
+
+def projection(rows: list[dict]) -> list[str]:
+    largest = max(rows, key=lambda r: r["sentences"])
+    per_article = largest["sentences"] / max(largest["articles"], 1)
+    sentences = 100_000 * per_article
+    hours = sentences / largest["ingest_per_s"] / 3600
+    vectors_gb = sentences * 384 * 4 / 1e9
+    return [
+        f"- Sentences: ~{sentences:,.0f} ({per_article:.0f} per article, as measured).",
+        f"- First ingest: ~{hours:.1f} h on this 2-core machine at the measured {largest['ingest_per_s']:.0f} "
+        "sentences/s. Embedding is the bound; it scales with cores or a GPU, and re-ingests touch only changed "
+        "articles.",
+        f"- Vectors: ~{vectors_gb:.1f} GB of float32 plus the HNSW graph. Embedded Chroma keeps its index in "
+        "the querying process's memory, so from here on run a Chroma server (`CHROMA_HOST`): it holds the "
+        "vectors once for every client.",
+        "- What still grows in the assistant's own process: the BM25 index and the sentence table, both built "
+        "at start-up from the store. At this size they should persist at ingest (bm25s can save and memory-map "
+        "its index) and sentences should be fetched per query, not held in full.",
+        "- Query cost per question: HNSW search is logarithmic; BM25 and our ranking work on a fixed number of "
+        "candidates (top_k), so warm latency should grow slowly. The measured rows above are the evidence to "
+        "extrapolate from.",
+    ]
+
+
+def plot(rows: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = sorted(rows, key=lambda r: r["articles"])
+    x = [r["articles"] for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, label in (("ask_p50_ms", "ours p50"), ("ask_p95_ms", "ours p95"), ("baseline_p95_ms", "LlamaIndex baseline p95")):
+        ax.plot(x, [r[key] for r in rows], marker="o", label=label)
+    ax.axhline(100, color="grey", linestyle="--", linewidth=1, label="target p95 100 ms")
+    ax.set_xscale("log")
+    ax.set_xlabel("articles in the corpus")
+    ax.set_ylabel("warm ask latency (ms)")
+    ax.set_title("Query latency against corpus size")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
