@@ -19,7 +19,8 @@ from assistant.answer import Answer, Citation
 from assistant.answering.extractive import ExtractiveAnswerer
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
-from assistant.claims import Claim, attribute, extract
+from assistant.claims import Claim, extract
+from assistant.speakers import attribute
 from assistant.discrepancies import Evidence, Found, find, scoped_to_speaker
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport

@@ -10,10 +10,7 @@ Two kinds of claim are read, with regular expressions and no model:
 - **denials** — "denied", "completely deny", "was wrong", "not true": the denied terms, to be
   set against sentences that assert them.
 
-Each claim is attributed to its speaker: "X said", "said X", "X told AFP", "according to
-X", "a statement by X", "X estimated"; a pronoun ("he said") takes the last named speaker
-of the article's earlier sentences; a short name ("Selo") takes its fullest form in the
-article ("SDF spokesman Talal Selo").
+Each claim carries its speaker, as `speakers.attribute` finds them.
 
 What it does not do: decide which claims disagree (that is `discrepancies`), or understand
 clauses beyond these patterns — an unattributed claim is kept with `speaker=None`.
@@ -23,10 +20,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from assistant.corpus import open_quote
 from assistant.index import Sentence
+from assistant.speakers import attribute
 from assistant.text import STOP, stem, terms
 
 # --- quantities ---------------------------------------------------------------------------
@@ -223,108 +219,6 @@ _REPORTED = re.compile(r"(?:\bafter|\bwhen)\s+(?P<who>[\w\s’'\-]{3,60}?)\s+(?:
 _SPEECH = {"comment", "earlier", "report", "claim", "statement", "council", "member", "another", "saturday",
            "sunday", "afternoon", "morning"}
 
-# --- speakers -----------------------------------------------------------------------------
-
-_ROLE = (r"(?:spokes(?:man|woman|person)|head|official|member|leader|commander|chief|minister|monitor|director|"
-         r"colonel|general|officer|council|coalition|group|observatory|statement|source|activist|resident|mayor|"
-         r"governor|envoy|president|manager|chairman|chairwoman|secretary|analyst|researcher|diplomat|negotiator|"
-         r"prosecutor|witness|doctor|lawyer|ambassador|adviser|advisor|representative|inspector|coordinator)")
-_NAME_TOKEN = r"(?:[A-Z][\w’'\-]*|of|for|the|al|bin|a|an|" + _ROLE + r")"
-_VERBS = r"(?:said|says|told|added|estimated|denied|stated|announced|confirmed|insisted|warned|explained|reported|claimed)"
-_BEFORE_VERB = re.compile(rf"\b((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")
-_AFTER_VERB = re.compile(rf"\b(?:{_VERBS}|(?i:according to)|statement by|spokesman for|head of)\s+((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})")
-_PRONOUN = re.compile(r"^(?:he|she|they|it|we|i)$", re.I)
-
-
-_APPOSITIVE = re.compile(rf"^((?:[A-Z][\w’'\-]*\s+){{1,3}}[A-Z][\w’'\-]*),\s+[^\"“”]*?,\s+{_VERBS}\b")
-
-
-_DET_SUBJECT = re.compile(rf"(?:^|[,;:]\s+|\bbut\s+)((?:[Tt]he|[Aa]n?)\s+(?:[\w’'\-]+\s+){{0,2}}[\w’'\-]+)\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")
-_ROLE_NAME = re.compile(rf"((?:[A-Z][\w’'\-]*\s+){{0,3}}(?:[a-z]+\s+)?{_ROLE}\s+(?:[A-Z][\w’'\-]*\s+){{0,2}}[A-Z][\w’'\-]*)")
-
-
-@lru_cache(maxsize=65536)
-def speaker_in(text: str) -> str | None:
-    """The speaker named in one sentence, as written, or a pronoun, or None.
-
-    The earliest speaker wins: in "The army denied …, after a doctor said …" the main
-    clause's speaker comes first."""
-    found = []
-    for pattern in (_APPOSITIVE, _BEFORE_VERB, _DET_SUBJECT, _AFTER_VERB):
-        for match in pattern.finditer(text):
-            name = _tidy(match.group(1))
-            if name:
-                found.append((match.start(1) + match.group(1).find(name.split()[0]), name))
-                break
-    return min(found)[1] if found else None
-
-
-def _tidy(name: str) -> str | None:
-    words = name.split()
-    while words and words[0].lower() in {"of", "for", "and", "but", "said", "told"}:
-        words = words[1:]
-    while words and words[-1].lower() in {"of", "for", "the", "a", "an"}:
-        words = words[:-1]
-    if not words:
-        return None
-    if len(words) == 1 and _PRONOUN.match(words[0]):
-        return words[0].lower()
-    if not any(w[0].isupper() or re.fullmatch(_ROLE, w, re.I) for w in words) or words[0] in ("The", "A") and len(words) == 1:
-        return None
-    return " ".join(words)
-
-
-@dataclass(frozen=True)
-class Speaker:
-    """Who says something, in the fullest form the article gives, and the sentence that names them."""
-
-    name: str
-    named_in: Sentence
-
-
-def attribute(sentences: list[Sentence], index: int) -> Speaker | None:
-    """Who says sentence `index` of an article (sentences in reading order)."""
-    own = speaker_in(sentences[index].text)
-    if own and not _PRONOUN.match(own):
-        return _fullest(own, sentences, sentences[index])
-    if not own and open_quote(sentences[index].text):  # a quote that runs on: its speaker comes after
-        for later in sentences[index + 1:index + 3]:
-            found = speaker_in(later.text)
-            if found and not _PRONOUN.match(found):
-                return _fullest(found, sentences, later)
-            if open_quote(later.text):  # the quote closes here
-                break
-    if own or sentences[index].text.lstrip().startswith(("\"", "“")):
-        for earlier in reversed(sentences[max(0, index - 4):index]):
-            found = speaker_in(earlier.text) or mention_in(earlier.text)
-            if found and not _PRONOUN.match(found):
-                return _fullest(found, sentences, earlier)
-    return None
-
-
-@lru_cache(maxsize=65536)
-def mention_in(text: str) -> str | None:
-    """A person named with a role, speaking or not ("Health ministry spokesman Omar Haddad
-    visited…"): the antecedent of a later "he said"."""
-    match = _ROLE_NAME.search(text)
-    return match.group(1).strip() if match else None
-
-
-
-
-
-def _fullest(name: str, sentences: list[Sentence], where: Sentence) -> Speaker:
-    """"Selo" -> "SDF spokesman Talal Selo" when the article names him so elsewhere."""
-    core = re.sub(r"^(?:the|a|an|mr|mrs|ms|dr|col)\.?\s+", "", name, flags=re.I)
-    best = Speaker(name, where)
-    for sentence in sentences:
-        for form in (speaker_in(sentence.text) or "", mention_in(sentence.text) or ""):
-            if len(form) > len(best.name) and form.lower().endswith(" " + core.lower()) \
-                    and not re.search(r"\b(?:of|for|at|from)(?: the)?$", form[:-len(core)].strip(), re.I):
-                best = Speaker(form, sentence)
-    return best
-
-
 def extract(sentences: list[Sentence], index: int) -> list[Claim]:
     """Every claim in sentence `index` of an article."""
     speaker = attribute(sentences, index)
@@ -334,15 +228,3 @@ def extract(sentences: list[Sentence], index: int) -> list[Claim]:
         if claim.speaker == name and speaker:
             claim.named_in = speaker.named_in
     return claims
-
-
-def attribution_note(sentences: list[Sentence], index: int) -> tuple[str, Sentence | None]:
-    """The sentence's text, with the speaker's name in brackets after a bare "he said", and
-    the sentence that names the speaker (to be cited too), when it is another one."""
-    text = sentences[index].text
-    match = re.search(r"\b(he|she|they)( said| added| told \w+)([.,]?)$", text.rstrip())
-    speaker = attribute(sentences, index) if match else None
-    if not speaker:
-        return text, None
-    noted = f"{text.rstrip()[:match.start()]}{match.group(1)} [{speaker.name}]{match.group(2)}{match.group(3)}"
-    return noted, speaker.named_in if speaker.named_in.index != index else None

@@ -48,7 +48,19 @@ class MiniLM:
         self.tokenizer.enable_truncation(self.max_len)
         self.tokenizer.enable_padding(pad_id=self.config["pad_token_id"])
 
+    @cached_property
+    def _blas(self):
+        from threadpoolctl import ThreadpoolController
+
+        return ThreadpoolController()
+
     def encode(self, texts: list[str]) -> np.ndarray:
+        # One BLAS thread: a question's matrices are tiny, and two OpenBLAS threads spend
+        # more time waiting on each other (3-30x, worse on a busy machine) than multiplying.
+        with self._blas.limit(limits=1, user_api="blas"):
+            return self._encode(texts)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
         batch = self.tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in batch])
         mask = np.array([e.attention_mask for e in batch], dtype=np.float32)

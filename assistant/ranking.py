@@ -23,7 +23,7 @@ from assistant.discrepancies import counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
 from assistant.question import Question
 from assistant.retrieval import Evidence
-from assistant.text import names, numbers, stem, terms, words
+from assistant.text import names, numbers, stem, term_set, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
 TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|yesterday|today|tonight|overnight|last night|(?:19|20)\d\d|(?:past|last|next) (?:\d+|\w+) " + _DURATION + r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|many) " + _DURATION + r"|morning|afternoon|evening)\b")
@@ -198,13 +198,18 @@ def _new_names(question: Question, text: str) -> set[str]:
 def group_copies(ranked: list[Scored]) -> list[Statement]:
     """Fold near-identical sentences from different articles into one statement, best first."""
     statements: list[Statement] = []
+    keys: list[tuple[frozenset, set, set]] = []  # per statement: its terms, its figures, its sources
     for item in ranked:
-        home = next((st for st in statements if _same(st.text, item.sentence.text)
-                     and item.sentence.source not in {s.source for s in st.sentences}), None)
-        if home:
-            home.copies.append(item)
+        text = item.sentence.text
+        own, figures = term_set(text), numbers(text)
+        home = next((i for i, (t, f, sources) in enumerate(keys) if f == figures and _overlap(own, t) >= NEAR_COPY
+                     and item.sentence.source not in sources), None)
+        if home is None:
+            statements.append(Statement(text, [item]))
+            keys.append((own, figures, {item.sentence.source}))
         else:
-            statements.append(Statement(item.sentence.text, [item]))
+            statements[home].copies.append(item)
+            keys[home][2].add(item.sentence.source)
     return statements
 
 
@@ -212,11 +217,8 @@ def _key(text: str) -> tuple:
     return tuple(terms(text)) + tuple(sorted(numbers(text)))
 
 
-def _same(a: str, b: str) -> bool:
-    if numbers(a) != numbers(b):
-        return False
-    ta, tb = set(terms(a)), set(terms(b))
-    return bool(ta and tb) and len(ta & tb) / len(ta | tb) >= NEAR_COPY
+def _overlap(a: frozenset, b: frozenset) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
 
 
 NEAR_COPY = 0.75  # share of content words two sentences must share to be one statement reprinted

@@ -68,8 +68,18 @@ PHRASES = re.compile(r"\bIslamic State(?: group)?\b|\bIslamic State of Iraq and 
 
 def terms(text: str) -> list[str]:
     """Content-word stems of `text`, in order, stop words dropped."""
+    return list(_terms(text))
+
+
+@lru_cache(maxsize=131072)
+def _terms(text: str) -> tuple[str, ...]:  # sentences recur across questions: tokenise each once
     text = PHRASES.sub("IS", text)
-    return [stem(w) for w in words(text) if w.lower() not in STOP and not w[0].isdigit()]
+    return tuple(stem(w) for w in words(text) if w.lower() not in STOP and not w[0].isdigit())
+
+
+@lru_cache(maxsize=131072)
+def term_set(text: str) -> frozenset[str]:
+    return frozenset(_terms(text))
 
 
 def numbers(text: str) -> set[str]:

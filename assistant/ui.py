@@ -30,6 +30,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -387,58 +388,7 @@ disagree, the answer says who said what.</p></div>"""
 PLACEHOLDER = "Ask a question about the articles, or pick an example below."
 SOURCES_HINT = "Each answer's sources appear here: the quoted sentence, highlighted in its article."
 
-CSS = """
-.gradio-container { max-width: 1320px !important; margin: 0 auto; }
-.app-header h1 { font-size: 1.55rem; margin: 0.2rem 0 0.15rem; }
-.app-header p { color: var(--body-text-color-subdued); margin: 0 0 0.3rem; max-width: 62rem; }
-.panel-title { font-size: 0.78rem; font-weight: 600; letter-spacing: 0.05em; text-transform: uppercase;
-  color: var(--body-text-color-subdued); margin: 0.2rem 0 -0.3rem; }
-#chat .reply { line-height: 1.6; }
-#chat .reply p { margin: 0 0 0.6rem; }
-#chat .answer.abstained { color: var(--body-text-color-subdued); font-style: italic; }
-#chat .streaming::after { content: "▍"; opacity: 0.6; }
-a.cite { display: inline-block; min-width: 1.1rem; padding: 0 0.28rem; margin: 0 0.06rem; border-radius: 0.55rem;
-  background: var(--color-accent-soft); color: var(--color-accent) !important; font-size: 0.7rem; font-weight: 700;
-  line-height: 1.1rem; text-align: center; text-decoration: none !important; vertical-align: super; }
-a.cite:hover { background: var(--color-accent); color: white !important; }
-#chat .discrepancy { font-size: 0.94rem; margin: 0.3rem 0 0.6rem; padding: 0.55rem 0.8rem; border-left: 4px solid #d97706;
-  background: rgba(245, 158, 11, 0.11); border-radius: 0.4rem; }
-#chat .disc-head { font-weight: 600; margin-bottom: 0.25rem; }
-#chat .disc-head::before { content: "⚠ "; color: #d97706; }
-#chat .discrepancy ul { margin: 0; padding-left: 1.1rem; }
-#chat .discrepancy .value { font-weight: 600; }
-#chat .discrepancy .who { color: var(--body-text-color-subdued); }
-#chat .meta { font-size: 0.75rem; color: var(--body-text-color-subdued); }
-#chat .notice { font-size: 0.8rem; margin-top: 0.3rem; padding: 0.3rem 0.5rem; border-radius: 0.3rem;
-  background: rgba(59, 130, 246, 0.10); }
-#chat .error-note { padding: 0.5rem 0.7rem; border-left: 4px solid #dc2626; background: rgba(220, 38, 38, 0.08);
-  border-radius: 0.4rem; }
-#question .submit-button { background: var(--button-primary-background-fill); color: var(--button-primary-text-color); }
-#question .submit-button:hover { background: var(--button-primary-background-fill-hover); }
-#sources { padding: 0.5rem 0.6rem; overflow-y: auto; }
-#sources .sources-empty { color: var(--body-text-color-subdued); font-size: 0.88rem; padding: 0.4rem; }
-#sources .turn + .turn { margin-top: 0.6rem; padding-top: 0.5rem; border-top: 1px solid var(--border-color-primary); opacity: 0.8; }
-#sources .turn-q { font-size: 0.82rem; font-weight: 600; color: var(--body-text-color-subdued); margin-bottom: 0.35rem; }
-#sources .turn-q::before { content: "Q: "; }
-#sources ol { list-style: none; margin: 0; padding: 0; }
-#sources .source { margin: 0 0 0.45rem; padding: 0.35rem 0.5rem; border-radius: 0.4rem; scroll-margin-top: 0.5rem;
-  border: 1px solid transparent; }
-#sources .source:target { border-color: var(--color-accent); background: var(--color-accent-soft); }
-#sources .src-head { font-size: 0.84rem; line-height: 1.35; }
-#sources .num { display: inline-block; min-width: 1.1rem; border-radius: 0.55rem; text-align: center; font-size: 0.7rem;
-  font-weight: 700; background: var(--color-accent-soft); color: var(--color-accent); margin-right: 0.2rem; }
-.src-title { font-weight: 600; }
-.file { color: var(--body-text-color-subdued); font-size: 0.72rem; font-family: var(--font-mono); white-space: nowrap; }
-#sources .context { font-size: 0.82rem; line-height: 1.45; color: var(--body-text-color-subdued); margin-top: 0.2rem; }
-#sources mark { background: #fde68a; color: #1f2937; padding: 0 0.1rem; border-radius: 0.15rem; }
-#corpus .corpus-count { font-size: 0.84rem; margin-bottom: 0.3rem; }
-#corpus ol { margin: 0 0 0.3rem; padding-left: 1.2rem; font-size: 0.82rem; }
-#corpus li { margin-bottom: 0.25rem; }
-#corpus .src-title { font-weight: 400; }
-#corpus .file { margin-left: 0.35rem; }
-#corpus .ingest-report { font-size: 0.74rem; white-space: pre-wrap; background: var(--background-fill-secondary);
-  padding: 0.4rem; border-radius: 0.3rem; margin: 0.3rem 0 0; }
-"""
+CSS = (Path(__file__).with_name("ui.css")).read_text(encoding="utf-8")
 # Gradio 6.31 ships a 5 KB stub for Source Sans Pro SemiBold, so 600-weight text fell back
 # to DejaVu glyph by glyph; declaring 400 and 700 makes semibold use the full Bold file.
 FONT = [gr.themes.LocalFont("Source Sans Pro", weights=(400, 700)), "ui-sans-serif", "system-ui", "sans-serif"]

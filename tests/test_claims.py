@@ -2,7 +2,8 @@
 
 import pytest
 
-from assistant.claims import attribute, extract, speaker_in
+from assistant.claims import extract
+from assistant.speakers import attribute, speaker_in
 from assistant.corpus import sentence_spans
 from assistant.index import Sentence
 

@@ -5,5 +5,6 @@
 """
 
 from assistant.answering.extractive import ExtractiveAnswerer
+from assistant.answering.llm import LLMAnswerer
 
-__all__ = ["ExtractiveAnswerer"]
+__all__ = ["ExtractiveAnswerer", "LLMAnswerer"]

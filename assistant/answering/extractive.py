@@ -14,7 +14,7 @@ fixed connective phrases of the discrepancy sentence and a bracketed speaker nam
 from __future__ import annotations
 
 from assistant.citations import Draft
-from assistant.claims import attribution_note
+from assistant.speakers import attribution_note
 from assistant.discrepancies import Found, describe
 from assistant.question import Question
 from assistant.ranking import Statement

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from assistant.citations import MARKER, Draft, missing_support
-from assistant.claims import attribute
+from assistant.speakers import attribute
 from assistant.discrepancies import Found, describe
 from assistant.errors import BackendError
 from assistant.prompts import load, render
