@@ -28,6 +28,7 @@ from assistant.errors import StoreError
 from assistant.settings import Settings
 
 STORE_FORMAT = 1  # bump when the layout of store/ changes; older stores then ask for --rebuild
+PAGE = 5000  # rows per Chroma read or delete
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,9 @@ class Index:
         from tqdm import tqdm
 
         pipeline = self._pipeline(docstore)
-        step = max(1, self.settings.ingest_batch)
+        # Each step re-writes the whole docstore: at least a tenth of the work per step keeps
+        # that linear, and a killed run still loses at most a tenth.
+        step = max(1, self.settings.ingest_batch, len(documents) // 10)
         with tqdm(total=len(documents), unit="article", disable=not progress, desc="ingest") as bar:
             for i in range(0, len(documents), step):
                 pipeline.run(documents=documents[i:i + step])
@@ -187,7 +190,7 @@ class Index:
     def _sweep(self, docstore) -> None:
         """Delete nodes no complete, known document owns; forget documents whose nodes are incomplete."""
         known = {doc_id: h for h, doc_id in docstore.get_all_document_hashes().items()}
-        rows = self.collection.get(include=["metadatas"])
+        rows = self._get_all(include=[])  # ids carry all it needs: source#hash#i
         by_doc: dict[str, set[str]] = defaultdict(set)
         for id_ in rows["ids"]:
             by_doc[id_.split("#")[0]].add(id_)
@@ -201,8 +204,8 @@ class Index:
                     stale += sorted(ids & expected)
         for doc_id in set(known) - set(by_doc):
             docstore.delete_document(doc_id, raise_error=False)  # known but no nodes: ingest it again
-        for i in range(0, len(stale), 5000):
-            self.collection.delete(ids=stale[i:i + 5000])
+        for i in range(0, len(stale), PAGE):
+            self.collection.delete(ids=stale[i:i + PAGE])
 
     @staticmethod
     def _expected_ids(docstore, doc_id: str, doc_hash: str | None) -> set[str]:
@@ -228,8 +231,11 @@ class Index:
 
     def reset(self) -> None:
         """Delete everything in the store (used by --rebuild)."""
-        if self.settings.chroma_host:
-            self.collection.delete(ids=self.collection.get(include=[])["ids"] or None) if self.collection.count() else None
+        if self.settings.chroma_host:  # a shared server: empty our collection, keep the server
+            ids = self._get_all(include=[])["ids"]
+            for i in range(0, len(ids), PAGE):
+                self.collection.delete(ids=ids[i:i + PAGE])
+            self._docstore_path.unlink(missing_ok=True)
         else:
             from chromadb.api.client import SharedSystemClient
 
@@ -240,7 +246,7 @@ class Index:
         self._forget_reads()
 
     def _forget_reads(self) -> None:
-        for name in ("sentences", "_node_ids", "texts"):
+        for name in ("_rows", "sentences", "_node_ids", "texts"):
             self.__dict__.pop(name, None)
 
     # --- reading ------------------------------------------------------------------------
@@ -249,9 +255,24 @@ class Index:
         return self.collection.count() == 0
 
     @cached_property
+    def _rows(self) -> dict:
+        """Every stored node (ids, metadata, text), read once per process and ingest."""
+        return self._get_all(include=["metadatas", "documents"])
+
+    def _get_all(self, include: list[str]) -> dict:
+        """`collection.get` for the whole collection, a page at a time: one call for ~30,000
+        rows or more fails inside Chroma with "too many SQL variables"."""
+        out: dict = {"ids": [], **{key: [] for key in include}}
+        for offset in range(0, self.collection.count(), PAGE):
+            page = self.collection.get(include=include, limit=PAGE, offset=offset)
+            for key in out:
+                out[key] += page[key]
+        return out
+
+    @cached_property
     def sentences(self) -> dict[str, list[Sentence]]:
         """Every indexed sentence, by source, in reading order."""
-        rows = self.collection.get(include=["metadatas", "documents"])
+        rows = self._rows
         table: dict[str, list[Sentence]] = defaultdict(list)
         for id_, meta, text in zip(rows["ids"], rows["metadatas"], rows["documents"]):
             source, _, i = id_.split("#")
@@ -273,7 +294,7 @@ class Index:
         """Every stored node, rebuilt as LlamaIndex nodes (same ids and hashes as dense retrieval's)."""
         from llama_index.core.vector_stores.utils import metadata_dict_to_node
 
-        rows = self.collection.get(include=["metadatas", "documents"])
+        rows = self._rows
         return [metadata_dict_to_node(meta, text=text) for meta, text in zip(rows["metadatas"], rows["documents"])]
 
     def node_ids(self, keys: list[tuple[str, int]]) -> list[str]:
@@ -282,7 +303,7 @@ class Index:
 
     @cached_property
     def _node_ids(self) -> dict[tuple[str, int], str]:
-        ids = self.collection.get(include=[])["ids"]
+        ids = self._rows["ids"]
         return {(i.split("#")[0], int(i.split("#")[2])): i for i in ids}
 
     @cached_property

@@ -82,3 +82,22 @@ def test_skipped_files_are_named_and_the_rest_is_kept(index, corpus):
     report = index.ingest()
     assert {s.name for s in report.skipped} == {"photo.jpg", "blank.txt"}
     assert len(report.added) == 5
+
+
+def test_whole_store_reads_are_paged(index, monkeypatch):
+    """Chroma fails on one get() of ~30,000+ rows; every full read goes a page at a time."""
+    import assistant.index as module
+
+    index.ingest()
+    one_read = index.collection.get(include=["documents"])
+    monkeypatch.setattr(module, "PAGE", 7)
+    paged = index._get_all(include=["documents"])
+    assert sorted(zip(paged["ids"], paged["documents"])) == sorted(zip(one_read["ids"], one_read["documents"]))
+    assert index.ingest().unchanged and no_duplicate_sentences(index)
+
+
+def test_rebuild_starts_from_empty_and_ends_complete(index):
+    index.ingest()
+    count = index.collection.count()
+    report = index.ingest(rebuild=True)
+    assert len(report.added) == 5 and index.collection.count() == count and no_duplicate_sentences(index)
