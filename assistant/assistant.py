@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from assistant import _offline
-from assistant.answer import Answer, Citation
+from assistant.answer import Answer
 from assistant.answering.extractive import ExtractiveAnswerer
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
@@ -160,7 +160,7 @@ class Assistant:
     def _answer(self, question: str, draft: Draft, found: list[Found]) -> Answer:
         text, citations = finalize(draft, self.index.texts)
         return Answer(question=question, text=text, citations=citations, abstained=draft.abstained,
-                      discrepancies=[_discrepancy(f, citations) for f in found], notices=list(draft.notices),
+                      discrepancies=[f.to_model(citations) for f in found], notices=list(draft.notices),
                       usage=dict(draft.usage), backend=draft.backend or self.backend.name)
 
 
@@ -176,11 +176,3 @@ def choose_backend(settings: Settings, extractive: ExtractiveAnswerer):
     wants_llm = settings.backend == "llm" or (
         settings.backend == "auto" and (settings.openai_api_key is not None or settings.openai_base_url))
     return LLMAnswerer(settings, extractive) if wants_llm else extractive
-
-
-def _discrepancy(found: Found, citations: list[Citation]):
-    by_span = {(c.source, c.start): c.marker for c in citations}
-    model = found.to_model()
-    for claim, raw in zip(model.claims, [c for side in found.sides for c in side]):
-        claim.marker = by_span.get((raw.sentence.source, raw.sentence.start))
-    return model

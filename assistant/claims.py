@@ -43,11 +43,15 @@ _COUNTED_STOP = STOP | {"including", "numbering", "remain", "left", "fled", "sur
                         "along", "inside", "still", "said", "says"}
 _QUALIFIER_WORDS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish", "russian", "american",
                     "british", "french", "lebanese", "iranian", "western", "european", "domestic", "international"}
-_EVENTS = [("remain", r"remain\w*|stay\w*|fight on|still in|trapped"),
-           ("left", r"left|leav\w*|fled|flee\w*|withdr\w+|evacuat\w+|exit\w*|depart\w*|quit|pull\w* out"),
-           ("surrender", r"surrender\w*|handed themselves"),
-           ("killed", r"killed|died|dead|deaths?"),
-           ("captured", r"captured|recaptured|seized|retake|retaken|control")]
+# What a figure counts people doing, in claims and in questions (see discrepancies.question_event).
+EVENTS = {"remain": r"remain\w*|stay\w*|fight on|still in|trapped|holding out|left behind",
+          "left": r"left|leav\w*|fled|flee\w*|withdr\w+|evacuat\w+|exit\w*|depart\w*|quit|pull\w* out",
+          "surrender": r"surrender\w*|handed themselves",
+          "killed": r"kill\w*|died|dead|deaths?",
+          "captured": r"captur\w*|recaptur\w*|seiz\w*|retak\w*|control\w*"}
+# "are left in Raqqa", "left behind", "still inside the city": those who remain, not those who left.
+REMAINING = re.compile(r"\b(?:are|were|is|was|be|been|being)\s+(?:still\s+)?left\b|\bleft behind\b|\bstill (?:in|inside)\b"
+                       r"|\bleft (?:in|inside) (?:the )?(?:city|town|village|[A-Z])|\bleaving\b.*\bbehind\b")
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,7 @@ def _counted_before(text: str, match: re.Match) -> list[str]:
 
 
 def _is_event(word: str) -> bool:
-    return any(re.fullmatch(pattern, word) for _, pattern in _EVENTS)
+    return any(re.fullmatch(pattern, word) for pattern in EVENTS.values())
 
 
 def _qualifiers(text: str, match: re.Match, counted: list[str]) -> frozenset[str]:
@@ -169,16 +173,14 @@ def _event(text: str, match: re.Match) -> str | None:
     before = text[max(0, match.start() - 24):match.start()].lower()
     if re.search(r"\b(leaving|left|leave)\s+(?:just|only|behind)?\s*[“\"']?\s*$", before):
         return "remain"
-    from assistant.discrepancies import REMAINING
-
     clause = re.split(r"[,;]", text[match.end():])[0]
     if REMAINING.search(clause):
         return "remain"
     after = text[match.end():].lower()
-    hits = [(m.start(), name) for name, pattern in _EVENTS for m in re.finditer(rf"\b(?:{pattern})\b", after)]
+    hits = [(m.start(), name) for name, pattern in EVENTS.items() for m in re.finditer(rf"\b(?:{pattern})\b", after)]
     if hits:
         return min(hits)[1]
-    hits = [(m.start(), name) for name, pattern in _EVENTS for m in re.finditer(rf"\b(?:{pattern})\b", before.lower())]
+    hits = [(m.start(), name) for name, pattern in EVENTS.items() for m in re.finditer(rf"\b(?:{pattern})\b", before)]
     return max(hits)[1] if hits else None
 
 

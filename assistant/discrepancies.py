@@ -24,20 +24,14 @@ from dataclasses import dataclass
 
 from assistant.answer import Claim as ClaimOut
 from assistant.answer import Discrepancy
-from assistant.claims import DENIAL, Claim
+from assistant.claims import DENIAL, EVENTS, REMAINING, Claim
 from assistant.index import Sentence
 from assistant.question import Question
 from assistant.text import VARIANTS, stem, terms
 
-_EVENT_WORDS = {"left": r"left|leave|leaving|fled|flee|withdr\w+|evacuat\w+|exit\w*|depart\w*|go|gone|went|pull\w* out|got out|get out",
-                "remain": r"remain\w*|stay\w*|still in|left behind|fight on|holding out",
-                "surrender": r"surrender\w*", "killed": r"kill\w*|died|dead|deaths?",
-                "captured": r"captur\w*|recaptur\w*|seiz\w*|retak\w*|control\w*"}
+_QUESTION_EVENTS = {"left": r"go|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
                  "killed": "killed", "captured": "captured", None: ""}
-# "are left in Raqqa", "left behind", "still inside the city": those who remain, not those who left.
-REMAINING = re.compile(r"\b(?:are|were|is|was|be|been|being)\s+(?:still\s+)?left\b|\bleft behind\b|\bstill (?:in|inside)\b"
-                       r"|\bleft (?:in|inside) (?:the )?(?:city|town|village|[A-Z])|\bleaving\b.*\bbehind\b")
 GENERIC_HEADS = {"member", "peopl", "person", "individu", "one"}  # "how many IS members": any group counted
 _NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong|without)\b", re.I)
 
@@ -49,12 +43,11 @@ class Found:
     topic: str
     sides: list[list[Claim]]
 
-    def to_model(self, markers: dict[int, object] | None = None) -> Discrepancy:
-        def marker(claim: Claim) -> int | None:
-            return next((n for n, s in (markers or {}).items() if s == claim.sentence), None)
-
-        claims = [ClaimOut(value=c.value, source=c.sentence.source, quote=c.sentence.text,
-                           attributed_to=c.speaker, marker=marker(c)) for side in self.sides for c in side]
+    def to_model(self, citations: list) -> Discrepancy:
+        """The Answer's form, each claim with the marker that cites its sentence."""
+        marker = {(c.source, c.start): c.marker for c in citations}
+        claims = [ClaimOut(value=c.value, source=c.sentence.source, quote=c.sentence.text, attributed_to=c.speaker,
+                           marker=marker.get((c.sentence.source, c.sentence.start))) for side in self.sides for c in side]
         return Discrepancy(topic=self.topic, claims=claims)
 
 
@@ -143,8 +136,9 @@ def question_event(question: Question) -> str | None:
     if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b", main, re.I):
         return "remain"
     text = main.lower() + " " + " ".join(question.context_terms)
-    for event, pattern in _EVENT_WORDS.items():
-        if re.search(rf"\b(?:{pattern})\b", text):
+    for event, pattern in EVENTS.items():
+        extra = _QUESTION_EVENTS.get(event)
+        if re.search(rf"\b(?:{pattern}{'|' + extra if extra else ''})\b", text):
             return event
     return None
 
