@@ -32,11 +32,12 @@ def markdown(rows: list[dict], targets: dict) -> str:
 
 
 def verdicts(rows: list[dict], targets: dict) -> list[str]:
+    """Each target judged at the largest corpus (the ingest ratio on every corpus past 500 sentences)."""
     largest = max(rows, key=lambda r: r["sentences"])
     values = {"ingest_ratio": min(r["ingest_ratio"] for r in rows if r["sentences"] > 500) if any(
                   r["sentences"] > 500 for r in rows) else largest["ingest_ratio"],
               "reingest_share": largest["reingest_share"], "ask_p95_ms": largest["ask_p95_ms"],
-              "cold_start_s": min(r["cold_start_s"] for r in rows),
+              "cold_start_s": largest["cold_start_s"],
               "peak_rss_mb": max(max(r["ingest_rss_mb"], r["query_rss_mb"]) for r in rows)}
     out = []
     for key, (op, bound) in targets.items():
