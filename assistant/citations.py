@@ -64,8 +64,9 @@ def _citation(marker: int, sentence: Sentence, source_texts: dict[str, str]) -> 
 
 
 def statements(text: str) -> list[tuple[str, list[int]]]:
-    """Split answer text into statements with the markers each one carries."""
-    parts = re.split(r"(?<=\])\s+|(?<=[.!?])\s+(?=[A-Z\"“])|\n+", text)
+    """Split answer text into statements (markers removed) with the markers each one carries.
+    A statement ends at a sentence end or after its markers, where a new sentence begins."""
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z\"“])|(?<=\])\s+(?=[A-Z\"“])|\n+", text)
     return [(MARKER.sub("", p).strip(), [int(m) for m in MARKER.findall(p)]) for p in parts if p.strip()]
 
 

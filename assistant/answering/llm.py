@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from assistant.citations import MARKER, Draft, missing_support
+from assistant.citations import Draft, missing_support, statements
 from assistant.speakers import attribute
 from assistant.discrepancies import Found, describe
 from assistant.errors import BackendError
@@ -143,14 +143,14 @@ class LLMAnswerer:
         if ABSTAIN.match(text):
             return Draft("The articles don't say.", {}, abstained=True)
         cites, kept, dropped = {}, [], 0
-        for sentence, markers in _statements_with_markers(text):
+        for sentence, markers in statements(text):
             valid = [n for n in markers if n in packed.numbered]
             quotes = [packed.numbered[n].text for n in valid]
-            if not valid or missing_support(MARKER.sub("", sentence), quotes, self._context(packed, valid)):
+            if not valid or missing_support(sentence, quotes, self._context(packed, valid)):
                 dropped += 1
                 continue
             refs = "".join(_cite_copies(packed.numbered[n], cites) for n in valid)
-            kept.append(f"{MARKER.sub('', sentence).strip()} {refs}")
+            kept.append(f"{sentence} {refs}")
         if not kept:
             raise ValueError("the language model's answer cited no source that supports it")
         text = " ".join(kept)
@@ -204,11 +204,6 @@ def _encoding(model: str):
         return tiktoken.encoding_for_model(model)
     except KeyError:
         return tiktoken.get_encoding("cl100k_base")
-
-
-def _statements_with_markers(text: str) -> list[tuple[str, list[int]]]:
-    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z\"“])|(?<=\])\s+(?=[A-Z\"“])|\n+", text)
-    return [(p.strip(), [int(m) for m in MARKER.findall(p)]) for p in parts if p.strip()]
 
 
 def _cite_copies(statement: Statement, cites: dict) -> str:
