@@ -72,7 +72,7 @@ class Ranker:
         df, n = Counter(), 0
         for rows in self.index.sentences.values():
             for s in rows:
-                df.update(set(terms(s.text)))
+                df.update(term_set(s.text))
                 n += 1
         return df, n
 
@@ -99,17 +99,21 @@ class Ranker:
         return [s for s in self._by_key.get(_key(sentence.text), []) if s.source != sentence.source]
 
     def rank(self, question: Question, evidence: list[Evidence]) -> list[Scored]:
-        scored = [Scored(e, self.relevance(question, e), self.fit(question, e.sentence)) for e in evidence]
+        wanted = self.wanted(question)
+        scored = [Scored(e, self.relevance(wanted, e), self.fit(question, e.sentence)) for e in evidence]
         return sorted(scored, key=lambda s: s.score, reverse=True)
 
-    def relevance(self, question: Question, evidence: Evidence) -> float:
-        own = set(terms(evidence.text))
-        near = set(terms(" ".join(s.text for s in self.neighbours(evidence.sentence))))
-        wanted = [(t, 1.0) for t in dict.fromkeys(question.terms)]
-        wanted += [(t, 0.5) for t in dict.fromkeys(question.context_terms + terms(" ".join(question.context_names)))
-                   if t not in question.terms]
-        total = sum(self.weight(t) * w for t, w in wanted) or 1.0
-        covered = sum(self.weight(t) * w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)
+    def wanted(self, question: Question) -> list[tuple[str, float]]:
+        """The question's terms with their weights: its own at full IDF, borrowed context at half."""
+        own = [(t, self.weight(t)) for t in dict.fromkeys(question.terms)]
+        context = dict.fromkeys(question.context_terms + terms(" ".join(question.context_names)))
+        return own + [(t, 0.5 * self.weight(t)) for t in context if t not in question.terms]
+
+    def relevance(self, wanted: list[tuple[str, float]], evidence: Evidence) -> float:
+        own = term_set(evidence.text)
+        near = frozenset().union(*(term_set(s.text) for s in self.neighbours(evidence.sentence)))
+        total = sum(w for _, w in wanted) or 1.0
+        covered = sum(w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)
         return 0.5 * covered / total + 0.5 * max(evidence.dense, 0.0)
 
     def fit(self, question: Question, sentence: Sentence) -> float:
