@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from assistant import _offline
+from assistant import _offline, retrieval
 from assistant.answer import Answer
 from assistant.answering.extractive import ExtractiveAnswerer
 from assistant.answering.llm import LLMAnswerer
@@ -55,9 +55,7 @@ class Assistant:
     def ingest(self, rebuild: bool = False, progress: bool = False) -> IngestReport:
         """Bring the index in line with the corpus folder (incremental unless `rebuild`)."""
         report = self.index.ingest(rebuild=rebuild, progress=progress)
-        for cached in ("retriever", "ranker"):
-            if cached in self.__dict__:
-                setattr(self, cached, (Retriever if cached == "retriever" else Ranker)(self.index))
+        self.retriever, self.ranker = Retriever(self.index), Ranker(self.index)  # both build lazily from the new index
         return report
 
     def ask(self, question: str, history: list[dict] | None = None) -> Answer:
@@ -152,8 +150,8 @@ class Assistant:
             have = {s.source for s in statement.sentences}
             for copy in self.ranker.copies_of(statement.copies[0].sentence):
                 if copy.source not in have:
-                    statement.copies.append(Scored(statement.best.evidence.__class__(copy, 0.0, statement.best.evidence.dense),
-                                                   statement.best.relevance, statement.best.fit))
+                    best = statement.best
+                    statement.copies.append(Scored(retrieval.Evidence(copy, 0.0, best.evidence.dense), best.relevance, best.fit))
                     have.add(copy.source)
         return statements
 
