@@ -6,10 +6,12 @@ by content hash and changed ones replaced; removed ones are deleted first. It wo
 steps of `ingest_batch` articles and saves the docstore (atomically) after each. Node ids
 are `source#hash#i` and every document records how many sentences it has; before and
 after each run `_sweep` deletes whatever a killed run left half-written, so no sequence
-of ingests — killed or not — leaves duplicates or orphans.
+of ingests — killed or not — leaves duplicates or orphans. What questions need besides
+vectors (sentence table, texts, BM25, term statistics) is derived once per ingest into
+`store/lexical/` (see `lexical`), so a new process reads it in a fraction of a second.
 
 What this module does not do: rank or answer. `Index` hands its sentences, the Chroma
-vector store and a BM25 retriever to `retrieval`.
+collection and the lexicon to `retrieval`.
 """
 
 from __future__ import annotations
@@ -25,21 +27,11 @@ from pathlib import Path
 
 from assistant.corpus import Corpus, Skipped, read_corpus, split_sentences
 from assistant.errors import StoreError
+from assistant.lexical import Lexicon, Sentence, remove as remove_lexicon
 from assistant.settings import Settings
 
 STORE_FORMAT = 1  # bump when the layout of store/ changes; older stores then ask for --rebuild
 PAGE = 5000  # rows per Chroma read or delete
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """One sentence of one source, with its offsets in the source text."""
-
-    source: str
-    index: int
-    start: int
-    end: int
-    text: str
 
 
 @dataclass
@@ -149,17 +141,23 @@ class Index:
         if rebuild:
             self.reset()
         docstore = self._load_docstore()
-        self._sweep(docstore)
+        swept = self._sweep(docstore)
         before = {doc_id: h for h, doc_id in docstore.get_all_document_hashes().items()}
-        for doc_id in sorted(set(before) - {d.doc_id for d in corpus.documents}):
+        gone = sorted(set(before) - {d.doc_id for d in corpus.documents})
+        todo = [d for d in corpus.documents if before.get(d.doc_id) != d.hash]
+        stale = bool(swept or gone or todo) or not self._lexicon_dir.exists()
+        if stale:  # before any change: a killed run must not leave a lexicon that looks current
+            remove_lexicon(self._lexicon_dir)
+        for doc_id in gone:
             self.vector_store.delete(doc_id)
             docstore.delete_document(doc_id, raise_error=False)
         self._save_docstore(docstore)
-        todo = [d for d in corpus.documents if before.get(d.doc_id) != d.hash]
         self._embed_in_steps(docstore, todo, progress)
         self._sweep(docstore)
         self._save_docstore(docstore)
         self._forget_reads()
+        if stale:
+            self.lexicon = self._build_lexicon(docstore)
         return self._report(corpus, before, started)
 
     def _embed_in_steps(self, docstore, documents: list, progress: bool) -> None:
@@ -187,8 +185,9 @@ class Index:
         return IngestionPipeline(transformations=[parser, embed], vector_store=self.vector_store,
                                  docstore=docstore, docstore_strategy=DocstoreStrategy.UPSERTS, disable_cache=True)
 
-    def _sweep(self, docstore) -> None:
-        """Delete nodes no complete, known document owns; forget documents whose nodes are incomplete."""
+    def _sweep(self, docstore) -> bool:
+        """Delete nodes no complete, known document owns; forget documents whose nodes are
+        incomplete. True when it found anything to mend."""
         known = {doc_id: h for h, doc_id in docstore.get_all_document_hashes().items()}
         rows = self._get_all(include=[])  # ids carry all it needs: source#hash#i
         by_doc: dict[str, set[str]] = defaultdict(set)
@@ -202,10 +201,12 @@ class Index:
                 if expected and not expected <= ids:
                     docstore.delete_document(doc_id, raise_error=False)
                     stale += sorted(ids & expected)
-        for doc_id in set(known) - set(by_doc):
+        orphans = set(known) - set(by_doc)
+        for doc_id in orphans:
             docstore.delete_document(doc_id, raise_error=False)  # known but no nodes: ingest it again
         for i in range(0, len(stale), PAGE):
             self.collection.delete(ids=stale[i:i + PAGE])
+        return bool(stale or orphans)
 
     @staticmethod
     def _expected_ids(docstore, doc_id: str, doc_hash: str | None) -> set[str]:
@@ -236,6 +237,7 @@ class Index:
             for i in range(0, len(ids), PAGE):
                 self.collection.delete(ids=ids[i:i + PAGE])
             self._docstore_path.unlink(missing_ok=True)
+            remove_lexicon(self._lexicon_dir)
         else:
             from chromadb.api.client import SharedSystemClient
 
@@ -246,18 +248,29 @@ class Index:
         self._forget_reads()
 
     def _forget_reads(self) -> None:
-        for name in ("_rows", "sentences", "_node_ids", "texts"):
-            self.__dict__.pop(name, None)
+        self.__dict__.pop("lexicon", None)
 
     # --- reading ------------------------------------------------------------------------
 
     def is_empty(self) -> bool:
         return self.collection.count() == 0
 
+    @property
+    def _lexicon_dir(self) -> Path:
+        return self.store_dir / "lexical"
+
     @cached_property
-    def _rows(self) -> dict:
-        """Every stored node (ids, metadata, text), read once per process and ingest."""
-        return self._get_all(include=["metadatas", "documents"])
+    def lexicon(self) -> Lexicon:
+        """Sentences, source texts, term statistics and BM25, as the last ingest saved them;
+        rebuilt from the store only when missing or out of date (see `lexical`)."""
+        return Lexicon.load(self._lexicon_dir, self.collection.count()) or self._build_lexicon()
+
+    def _build_lexicon(self, docstore=None) -> Lexicon:
+        rows = self._get_all(include=["metadatas", "documents"])
+        nodes = [(id_, _start(meta), text) for id_, meta, text in zip(rows["ids"], rows["metadatas"], rows["documents"])]
+        docstore = docstore or self._load_docstore()
+        texts = {doc_id: docstore.get_document(doc_id).text for doc_id in docstore.get_all_document_hashes().values()}
+        return Lexicon.build(self._lexicon_dir, nodes, texts)
 
     def _get_all(self, include: list[str]) -> dict:
         """`collection.get` for the whole collection, a page at a time: one call for ~30,000
@@ -269,19 +282,15 @@ class Index:
                 out[key] += page[key]
         return out
 
-    @cached_property
+    @property
     def sentences(self) -> dict[str, list[Sentence]]:
         """Every indexed sentence, by source, in reading order."""
-        rows = self._rows
-        table: dict[str, list[Sentence]] = defaultdict(list)
-        for id_, meta, text in zip(rows["ids"], rows["metadatas"], rows["documents"]):
-            source, _, i = id_.split("#")
-            node = json.loads(meta["_node_content"])
-            start = node.get("start_char_idx")
-            if start is None:  # the parser could not place it: find it ourselves
-                start = self.texts.get(source, "").find(text)
-            table[source].append(Sentence(source, int(i), start, start + len(text), text))
-        return {source: sorted(rows, key=lambda s: s.index) for source, rows in sorted(table.items())}
+        return self.lexicon.sentences
+
+    @property
+    def texts(self) -> dict[str, str]:
+        """The full text of every indexed source, by source id."""
+        return self.lexicon.texts
 
     def sentence(self, node_id_: str) -> Sentence | None:
         """The sentence behind a node id (`source#hash#i`), or None if this table predates it
@@ -290,24 +299,13 @@ class Index:
         rows = self.sentences.get(source, [])
         return rows[int(i)] if int(i) < len(rows) else None
 
-    def nodes(self) -> list:
-        """Every stored node, rebuilt as LlamaIndex nodes (same ids and hashes as dense retrieval's)."""
-        from llama_index.core.vector_stores.utils import metadata_dict_to_node
-
-        rows = self._rows
-        return [metadata_dict_to_node(meta, text=text) for meta, text in zip(rows["metadatas"], rows["documents"])]
-
     def node_ids(self, keys: list[tuple[str, int]]) -> list[str]:
         """Stored node ids for (source, sentence index) pairs."""
-        return [self._node_ids[k] for k in keys if k in self._node_ids]
+        ids = self.lexicon.ids
+        return [ids[k] for k in keys if k in ids]
 
-    @cached_property
-    def _node_ids(self) -> dict[tuple[str, int], str]:
-        ids = self._rows["ids"]
-        return {(i.split("#")[0], int(i.split("#")[2])): i for i in ids}
 
-    @cached_property
-    def texts(self) -> dict[str, str]:
-        """The full text of every indexed source, by source id."""
-        docstore = self._load_docstore()
-        return {doc_id: docstore.get_document(doc_id).text for doc_id in docstore.get_all_document_hashes().values()}
+def _start(meta: dict) -> int:
+    """A node's start offset in its source, as the parser recorded it (-1: not placed)."""
+    start = json.loads(meta["_node_content"]).get("start_char_idx")
+    return -1 if start is None else int(start)

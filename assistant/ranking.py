@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from assistant.claims import quantity_claims
 from assistant.discrepancies import counts_what_is_asked, question_event
@@ -67,36 +65,19 @@ class Ranker:
     def __init__(self, index: Index):
         self.index = index
 
-    @cached_property
-    def _df(self) -> tuple[Counter, int]:
-        df, n = Counter(), 0
-        for rows in self.index.sentences.values():
-            for s in rows:
-                df.update(term_set(s.text))
-                n += 1
-        return df, n
-
     def weight(self, term: str) -> float:
         """Inverse document frequency over sentences; a word the corpus never uses weighs most."""
-        df, n = self._df
-        return math.log((n + 1) / (df.get(term, 0) + 0.5)) + 1
+        lexicon = self.index.lexicon
+        return math.log((lexicon.n_sentences + 1) / (lexicon.df.get(term, 0) + 0.5)) + 1
 
     def share(self, term: str) -> float:
         """The share of sentences that use `term`."""
-        df, n = self._df
-        return df.get(term, 0) / max(n, 1)
-
-    @cached_property
-    def _by_key(self) -> dict[tuple, list[Sentence]]:
-        table: dict[tuple, list[Sentence]] = {}
-        for rows in self.index.sentences.values():
-            for s in rows:
-                table.setdefault(_key(s.text), []).append(s)
-        return table
+        lexicon = self.index.lexicon
+        return lexicon.df.get(term, 0) / max(lexicon.n_sentences, 1)
 
     def copies_of(self, sentence: Sentence) -> list[Sentence]:
         """Sentences in other articles that say exactly this (up to spelling and punctuation)."""
-        return [s for s in self._by_key.get(_key(sentence.text), []) if s.source != sentence.source]
+        return self.index.lexicon.copies_of(sentence)
 
     def rank(self, question: Question, evidence: list[Evidence]) -> list[Scored]:
         wanted = self.wanted(question)
@@ -215,10 +196,6 @@ def group_copies(ranked: list[Scored]) -> list[Statement]:
             statements[home].copies.append(item)
             keys[home][2].add(item.sentence.source)
     return statements
-
-
-def _key(text: str) -> tuple:
-    return tuple(terms(text)) + tuple(sorted(numbers(text)))
 
 
 def _overlap(a: frozenset, b: frozenset) -> float:

@@ -1,9 +1,9 @@
 """Evidence for a question: sentences fetched by dense and BM25 retrieval, fused by rank.
 
-Dense retrieval runs over the Chroma vector store; BM25 (bm25s through
-`llama-index-retrievers-bm25`) over the same sentences; LlamaIndex's `QueryFusionRetriever`
-fuses the two lists by reciprocal rank. Each `Evidence` also carries the cosine similarity
-of its sentence to the query, read from the stored embeddings, because the answerers need
+Dense retrieval asks the Chroma collection for nearest neighbours; BM25 (bm25s through
+`llama-index-retrievers-bm25`, saved by ingest in the lexicon) searches the same sentences;
+LlamaIndex's `QueryFusionRetriever` fuses the two lists by reciprocal rank. Each `Evidence`
+also carries the cosine similarity of its sentence to the query, because the answerers need
 an absolute measure of relevance (rank fusion only gives an order).
 """
 
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+from llama_index.core.base.base_retriever import BaseRetriever
 
 from assistant.index import Index, Sentence
 
@@ -48,38 +49,58 @@ class Retriever:
         return NumpyEmbedding(folder=self.settings.embed_model)
 
     @cached_property
+    def dense(self) -> "ChromaNeighbours":
+        return ChromaNeighbours(self.index.collection, self.settings.top_k)
+
+    @cached_property
     def fusion(self):
-        from llama_index.core import VectorStoreIndex
         from llama_index.core.llms import MockLLM
         from llama_index.core.retrievers import QueryFusionRetriever
-        from llama_index.retrievers.bm25 import BM25Retriever
 
         k = self.settings.top_k
-        dense = VectorStoreIndex.from_vector_store(self.index.vector_store, embed_model=self.embed).as_retriever(
-            similarity_top_k=k)
-        nodes = self.index.nodes()
-        bm25 = BM25Retriever.from_defaults(nodes=nodes, similarity_top_k=min(k, len(nodes)))
-        return QueryFusionRetriever([dense, bm25], llm=MockLLM(), mode="reciprocal_rerank", num_queries=1,
-                                    use_async=False, similarity_top_k=k)
+        return QueryFusionRetriever([self.dense, self.index.lexicon.bm25(k)], llm=MockLLM(), mode="reciprocal_rerank",
+                                    num_queries=1, use_async=False, similarity_top_k=k)
 
     def retrieve(self, query: str, expansion: str = "") -> list[Evidence]:
         """The top fused sentences for `query`, best first. `expansion` (synonyms) widens the
         lexical search only; the dense search embeds the query as asked."""
         from llama_index.core.schema import QueryBundle
 
-        with self._lock:  # the torch model and bm25s are not documented as thread-safe
+        with self._lock:  # bm25s and the neighbours' last scores are not thread-safe
             vector = self.embed.get_query_embedding(query)
             results = self.fusion.retrieve(QueryBundle(f"{query} {expansion}".strip(), embedding=vector))
+            cosines = dict(self.dense.last)
         found = [(self.index.sentence(r.node.node_id), r) for r in results]
         found = [(s, r) for s, r in found if s is not None]
-        cosines = self._cosines([s for s, _ in found], vector)
-        return [Evidence(s, r.score or 0.0, cosines.get((s.source, s.index), 0.0)) for s, r in found]
+        missing = [r.node.node_id for _, r in found if r.node.node_id not in cosines]
+        cosines.update(self._cosines(missing, vector))
+        return [Evidence(s, r.score or 0.0, cosines.get(r.node.node_id, 0.0)) for s, r in found]
 
-    def _cosines(self, sentences: list[Sentence], vector: list[float]) -> dict[tuple[str, int], float]:
-        ids = self.index.node_ids(list(dict.fromkeys((s.source, s.index) for s in sentences)))
+    def _cosines(self, ids: list[str], vector: list[float]) -> dict[str, float]:
+        """Cosine similarity to `vector` of stored nodes (those BM25 found and dense did not)."""
         if not ids:
             return {}
         rows = self.index.collection.get(ids=ids, include=["embeddings"])
         sims = np.asarray(rows["embeddings"], dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
-        keys = [(i.split("#")[0], int(i.split("#")[2])) for i in rows["ids"]]
-        return dict(zip(keys, sims.tolist()))
+        return dict(zip(rows["ids"], sims.tolist()))
+
+
+class ChromaNeighbours(BaseRetriever):
+    """Nearest sentences in the Chroma collection, as bare nodes scored by cosine similarity.
+
+    LlamaIndex's `ChromaVectorStore` retriever asks Chroma for every hit's metadata and text
+    and rebuilds full nodes from JSON (~6 ms a question); the sentence table already has the
+    text, so this asks for ids and distances only. `last` keeps the latest call's cosines."""
+
+    def __init__(self, collection, top_k: int):
+        super().__init__()
+        self.collection, self.top_k = collection, top_k
+        self.last: dict[str, float] = {}
+
+    def _retrieve(self, query_bundle):
+        from llama_index.core.schema import NodeWithScore, TextNode
+
+        n = min(self.top_k, self.collection.count())
+        hits = self.collection.query(query_embeddings=[query_bundle.embedding], n_results=n, include=["distances"])
+        self.last = {id_: 1.0 - d for id_, d in zip(hits["ids"][0], hits["distances"][0])}  # cosine space
+        return [NodeWithScore(node=TextNode(id_=id_, text=""), score=c) for id_, c in self.last.items()]

@@ -101,6 +101,12 @@ def names(text: str) -> set[str]:
     return found
 
 
+def copy_key(text: str) -> tuple:
+    """What two sentences share when one is a reprint of the other: their content-word stems
+    in order and their figures ("Raqa"/"Raqqa", quotes and punctuation aside)."""
+    return tuple(terms(text)) + tuple(sorted(numbers(text)))
+
+
 def expansions(stems: list[str]) -> list[str]:
     """Other words of the same variant class: "fighter" -> jihadist, militant, terrorist, …
     (used to widen lexical retrieval; the stems are what BM25's stemmer makes of them too)."""

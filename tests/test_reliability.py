@@ -89,16 +89,41 @@ def test_a_store_from_an_incompatible_version_asks_for_rebuild_and_rebuild_fixes
     assert "275" in fixed.ask("How many Syrian fighters left Raqqa?").text
 
 
-@pytest.mark.parametrize("target", ["docstore.json", "chroma/chroma.sqlite3"])
-def test_a_corrupted_store_says_so_with_a_rebuild_hint(corpus, tmp_path, target):
-    store = tmp_path / "store"
-    bot_on(corpus, store)
+def _corrupt(store: Path, target: str) -> None:
     from chromadb.api.client import SharedSystemClient
 
     SharedSystemClient.clear_system_cache()
     (store / target).write_bytes(b"not what it should be" * 100)
+
+
+@pytest.mark.parametrize("target", ["chroma/chroma.sqlite3", "lexical/bm25/data.csc.index.npy"])
+def test_a_corrupted_store_says_so_with_a_rebuild_hint(corpus, tmp_path, target):
+    store = tmp_path / "store"
+    bot_on(corpus, store)
+    _corrupt(store, target)
     with pytest.raises(StoreError, match="--rebuild"):
         bot_on(corpus, store).ask("How many Syrian fighters left Raqqa?")
+
+
+def test_a_corrupted_docstore_stops_the_next_ingest_with_a_rebuild_hint_but_not_questions(corpus, tmp_path):
+    store = tmp_path / "store"
+    bot_on(corpus, store)
+    _corrupt(store, "docstore.json")
+    bot = bot_on(corpus, store)
+    assert "275" in bot.ask("How many Syrian fighters left Raqqa?").text  # questions read the lexicon
+    with pytest.raises(StoreError, match="corrupted.*--rebuild"):
+        bot.ingest()
+    assert len(bot.ingest(rebuild=True).added) == 5
+
+
+def test_a_corrupted_or_missing_lexicon_is_rebuilt_from_the_store(corpus, tmp_path):
+    store = tmp_path / "store"
+    expected = bot_on(corpus, store).ask("How many Syrian fighters left Raqqa?").to_dict()
+    _corrupt(store, "lexical/table.json")
+    assert bot_on(corpus, store).ask("How many Syrian fighters left Raqqa?").to_dict() == expected
+    shutil.rmtree(store / "lexical")
+    assert bot_on(corpus, store).ask("How many Syrian fighters left Raqqa?").to_dict() == expected
+    assert json.loads((store / "lexical" / "table.json").read_text())["rows"] == bot_on(corpus, store).index.collection.count()
 
 
 def test_an_ingest_killed_mid_run_is_completed_by_the_next_without_duplicates(tmp_path):

@@ -1,0 +1,159 @@
+"""What questions need from the store besides vectors, derived once per ingest and saved.
+
+Every question needs the sentence table (offsets and text of every sentence), the source
+texts (to verify quotes), BM25 over the sentences, term document frequencies (for IDF)
+and the groups of syndicated copies. Rebuilt in each new process from a full read of the
+Chroma collection, they cost ~18 s of start-up and ~1 GB at 2,000 articles. So ingest
+writes them once to `store/lexical/`:
+
+- `table.json` — sentences, texts, document frequencies, copy groups, and the collection's
+  row count when it was written;
+- `bm25/` — the bm25s index (through `BM25Retriever.persist`), loaded memory-mapped.
+
+A `Lexicon` whose recorded row count differs from the collection's (an ingest from another
+machine into a shared Chroma server) is rebuilt on load; ingest deletes the folder before it
+changes anything, so a killed ingest leaves none rather than a stale one.
+
+What it does not do: decide relevance (`ranking`) or fuse retrievers (`retrieval`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from assistant.errors import StoreError
+from assistant.text import copy_key, term_set
+
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of one source, with its offsets in the source text."""
+
+    source: str
+    index: int
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class Lexicon:
+    folder: Path
+    rows: int                                 # Chroma rows this was built from
+    ids: dict[tuple[str, int], str]          # (source, index) -> node id
+    sentences: dict[str, list[Sentence]]
+    texts: dict[str, str]
+    df: Counter
+    copies: dict[tuple[str, int], list[tuple[str, int]]] = field(default_factory=dict)
+
+    # --- building -----------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, folder: Path, nodes: list[tuple[str, int, str]], texts: dict[str, str]) -> "Lexicon":
+        """From stored nodes (id, start offset or -1, text) and the source texts; saves it."""
+        ids, table = {}, defaultdict(list)
+        for id_, start, text in nodes:
+            source, _, i = id_.split("#")
+            start = start if start >= 0 else texts.get(source, "").find(text)
+            table[source].append(Sentence(source, int(i), start, start + len(text), text))
+            ids[(source, int(i))] = id_
+        sentences = {s: sorted(rows, key=lambda r: r.index) for s, rows in sorted(table.items())}
+        every = [s for rows in sentences.values() for s in rows]
+        df = Counter(t for s in every for t in term_set(s.text))
+        lexicon = cls(Path(folder), len(nodes), ids, sentences, texts, df, _copy_groups(every))
+        lexicon.save(nodes)
+        return lexicon
+
+    def save(self, nodes: list[tuple[str, int, str]]) -> None:
+        """Write the folder atomically: a reader sees the old one, the new one, or none."""
+        tmp = self.folder.with_name(self.folder.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        if nodes:
+            _bm25_of(nodes).persist(str(tmp / "bm25"), show_progress=False)
+        table = {"format": FORMAT, "rows": self.rows, "texts": self.texts, "df": self.df,
+                 "sentences": [[self.ids[(s.source, s.index)], s.start, s.end, s.text]
+                               for rows in self.sentences.values() for s in rows],
+                 "copies": sorted({tuple(sorted([k, *v])) for k, v in self.copies.items()})}
+        (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+        remove(self.folder)
+        os.replace(tmp, self.folder)
+
+    # --- loading ------------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, folder: Path, rows: int) -> "Lexicon | None":
+        """The saved lexicon, or None when there is none, it is unreadable, or it was built
+        from a different number of stored rows than `rows`."""
+        try:
+            table = json.loads((Path(folder) / "table.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if table.get("format") != FORMAT or table.get("rows") != rows:
+            return None
+        ids, by_source = {}, defaultdict(list)
+        for id_, start, end, text in table["sentences"]:
+            source, _, i = id_.split("#")
+            by_source[source].append(Sentence(source, int(i), start, end, text))
+            ids[(source, int(i))] = id_
+        copies = {}
+        for group in table["copies"]:
+            keys = [tuple(k) for k in group]
+            for k in keys:
+                copies[k] = [o for o in keys if o != k]
+        return cls(Path(folder), rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies)
+
+    def bm25(self, top_k: int):
+        """A BM25Retriever over the sentences, memory-mapped from `bm25/`."""
+        from llama_index.retrievers.bm25 import BM25Retriever
+
+        try:
+            retriever = BM25Retriever.from_persist_dir(str(self.folder / "bm25"), mmap=True, show_progress=False)
+        except (OSError, ValueError) as error:
+            raise StoreError(f"The BM25 index in {self.folder} is unreadable ({error}). "
+                             "Run `assistant ingest --rebuild` to rebuild the store.") from error
+        retriever.similarity_top_k = max(1, min(top_k, self.rows))
+        return retriever
+
+    @cached_property
+    def n_sentences(self) -> int:
+        return sum(len(rows) for rows in self.sentences.values())
+
+    def copies_of(self, sentence: Sentence) -> list[Sentence]:
+        """Sentences in other articles that say exactly this (up to spelling and punctuation)."""
+        keys = self.copies.get((sentence.source, sentence.index), [])
+        return [self.sentences[s][i] for s, i in keys if s != sentence.source and i < len(self.sentences.get(s, []))]
+
+
+def remove(folder: Path) -> None:
+    """Delete a saved lexicon (ingest does, before it changes the store)."""
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _copy_groups(sentences: list[Sentence]) -> dict[tuple[str, int], list[tuple[str, int]]]:
+    by_key: dict[tuple, list[Sentence]] = defaultdict(list)
+    for s in sentences:
+        by_key[copy_key(s.text)].append(s)
+    copies = {}
+    for group in by_key.values():
+        if len({s.source for s in group}) > 1:
+            for s in group:
+                copies[(s.source, s.index)] = [(o.source, o.index) for o in group if o.source != s.source]
+    return copies
+
+
+def _bm25_of(nodes: list[tuple[str, int, str]]):
+    """BM25 over bare sentence nodes: id and text only, so the saved corpus stays small."""
+    from llama_index.core.schema import TextNode
+    from llama_index.retrievers.bm25 import BM25Retriever
+
+    bare = [TextNode(id_=id_, text=text) for id_, _, text in nodes]
+    return BM25Retriever.from_defaults(nodes=bare, similarity_top_k=min(40, len(bare)))
