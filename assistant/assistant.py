@@ -21,7 +21,7 @@ from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import Claim, extract
 from assistant.speakers import attribute
-from assistant.discrepancies import Evidence, Found, find, scoped_to_speaker
+from assistant.discrepancies import Evidence, Found, bearing, find, scoped_to_speaker
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
@@ -71,8 +71,10 @@ class Assistant:
         q = self._question(text, history)
         ranked = self.ranker.rank(q, self._retrieve(q))
         statements = self._with_copies(group_copies(ranked))
-        claims = scoped_to_speaker(q, self._claims(ranked), lambda t: self.ranker.share(t) < DISTINCTIVE)
-        found = find(q, claims, self._evidence(ranked))
+        evidence = self._evidence(ranked)
+        claims = scoped_to_speaker(q, self._claims(ranked), lambda t: self.ranker.share(t) < DISTINCTIVE,
+                                   {e.speaker for e in evidence})
+        found = bearing(find(q, claims, evidence), ranked)
         draft = None
         for item in self._drafts(q, statements, found):
             if isinstance(item, Draft):

@@ -51,14 +51,19 @@ class Found:
         return Discrepancy(topic=self.topic, claims=claims)
 
 
-def scoped_to_speaker(question: Question, claims: list[Claim], distinctive) -> list[Claim]:
+def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, speakers=()) -> list[Claim]:
     """When the question names a speaker ("What does Selo say…", "according to the Council"),
     only that speaker's claims; `distinctive(stem)` tells rare words from everyday ones, so
-    "Raqqa" in "the Raqqa Civil Council" does not make every question about the council."""
-    asked = set(question.terms)
-    named = [c for c in claims if c.speaker and any(
-        stem(w) in asked and distinctive(stem(w)) for w in re.findall(r"[A-Z][\w’'\-]{3,}", c.speaker))]
-    return named or claims
+    "Raqqa" in "the Raqqa Civil Council" does not make every question about the council.
+    `speakers` are those of the evidence: a named speaker who claims nothing leaves nothing."""
+    asked = set(question.terms) | set(question.context_terms)  # "And the foreign ones?" after "what did the coalition say"
+
+    def named(speaker: str | None) -> bool:
+        words = re.findall(r"[A-Za-z][\w’'\-]{3,}", speaker or "")
+        return any(stem(w) in asked and distinctive(stem(w)) for w in words)
+
+    scoped = [c for c in claims if named(c.speaker)]
+    return scoped if scoped or any(named(s) for s in speakers) else claims
 
 
 def find(question: Question, claims: list[Claim], evidence: list[Evidence] | None = None) -> list[Found]:
@@ -73,6 +78,20 @@ def find(question: Question, claims: list[Claim], evidence: list[Evidence] | Non
     if question.kind not in ("number", "time", "place"):
         found += _denials(question, claims, evidence or [])
     return found
+
+
+def bearing(found: list[Found], ranked: list) -> list[Found]:
+    """The discrepancies whose every side is stated by evidence nearly as relevant to the
+    question as the best: "about 200 Syrian fighters left" does not bear on "how many
+    surrendered in the past 24 hours" just because both count fighters."""
+    relevance: dict[Sentence, float] = {}
+    for item in ranked:
+        relevance[item.sentence] = max(item.relevance, relevance.get(item.sentence, 0.0))
+    floor = BEARING * max(relevance.values(), default=0.0)
+    return [f for f in found if all(max(relevance.get(c.sentence, 0.0) for c in side) >= floor for side in f.sides)]
+
+
+BEARING = 0.6  # each side's best sentence: at least this share of the best evidence's relevance
 
 
 def _asks_about_figures(question: Question) -> bool:

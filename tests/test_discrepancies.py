@@ -1,7 +1,7 @@
 """Which accounts conflict, on articles written for the tests."""
 
 from assistant.claims import extract
-from assistant.discrepancies import find, scoped_to_speaker
+from assistant.discrepancies import bearing, find, scoped_to_speaker
 from assistant.question import analyse
 from tests.test_claims import article
 
@@ -68,3 +68,22 @@ def test_spelling_variants_of_one_figure_agree():
     claims = claims_of("SDF spokesman Talal Selo said 275 jihadists left Raqqa.",
                        "SDF spokesman Talal Sello said 275 militants left Raqa.")
     assert find(analyse("How many fighters left Raqqa?"), claims) == []
+
+
+def test_a_named_speaker_who_claims_nothing_leaves_no_discrepancy():
+    claims = claims_of("The monitor said 40 fighters remained.", "The army said 90 fighters remained.")
+    q = analyse("What did the mayor's office say about the fighters who remained?")
+    distinctive = lambda t: t in {"mayor", "offic"}  # noqa: E731
+    assert scoped_to_speaker(q, claims, distinctive, speakers={"the mayor's office"}) == []
+    assert scoped_to_speaker(q, claims, distinctive, speakers={"The army"}) == claims
+
+
+def test_a_discrepancy_stated_only_by_weak_evidence_does_not_bear_on_the_question():
+    from types import SimpleNamespace
+
+    claims = claims_of("The monitor said 40 fighters remained.", "The army said 90 fighters remained.")
+    [found] = find(analyse("How many fighters remained?"), claims)
+    a, b = (side[0].sentence for side in found.sides)
+    ranked = lambda *pairs: [SimpleNamespace(sentence=s, relevance=r) for s, r in pairs]  # noqa: E731
+    assert bearing([found], ranked((a, 0.8), (b, 0.7))) == [found]
+    assert bearing([found], ranked((a, 0.8), (b, 0.3))) == []  # the best answer is about something else
