@@ -46,7 +46,7 @@ _QUALIFIER_WORDS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "t
 # What a figure counts people doing, in claims and in questions (see discrepancies.question_event).
 EVENTS = {"remain": r"remain\w*|stay\w*|fight on|still in|trapped|holding out|left behind",
           "left": r"left|leav\w*|fled|flee\w*|withdr\w+|evacuat\w+|exit\w*|depart\w*|quit|pull\w* out",
-          "surrender": r"surrender\w*|handed themselves",
+          "surrender": r"surrender\w*|handed themselves|(?:gave|give|giving|given) (?:themselves )?up",
           "killed": r"kill\w*|died|dead|deaths?",
           "captured": r"captur\w*|recaptur\w*|seiz\w*|retak\w*|control\w*"}
 # "are left in Raqqa", "left behind", "still inside the city": those who remain, not those who left.

@@ -19,10 +19,10 @@ KINDS = ("number", "person", "place", "time", "reason", "yesno", "other")
 _KIND_PATTERNS = [
     ("number", r"\bhow (many|much|large|big|long a list)\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
                r"|\bwhat (?:is|was|were|are) the (?:population|size|death toll|toll|count|total|tally|strength)\b"),
-    ("time", r"\bwhen\b|\bwhat (day|date|time|year|month)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
+    ("time", r"(?<!until )(?<!till )\bwhen\b|\bwhat (day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|town|province|country|region|area|territory|river)\b|\bwhat destination\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),
-    ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bname of\b"),
+    ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bnames? of\b"),
     ("yesno", r"^(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b"),
 ]
 
@@ -48,10 +48,22 @@ class Question:
 
 def answer_kind(text: str) -> str:
     lowered = text.lower().strip()
+    yes_no = re.search(_KIND_PATTERNS[-1][1], lowered)
     for kind, pattern in _KIND_PATTERNS:
-        if re.search(pattern, lowered):
+        match = re.search(pattern, lowered)
+        if match and not (yes_no and kind != "yesno" and _relative(lowered, match.start())):
             return kind
     return "other"
+
+
+_EMBEDDING = re.compile(r"\b(?:know|known|say|said|tell|told|ask|asked|specify|specified|explain|mention|mentioned|"
+                        r"clear|unclear|sure|report|reported|confirm|confirmed|reveal|revealed)\s+$")
+
+
+def _relative(text: str, at: int) -> bool:
+    """Is the wh-word at `at` a relative pronoun ("Were the members who surrendered locals?")
+    rather than an embedded question ("Did he say who brokered it?")? Only asked of yes/no questions."""
+    return text[at:].startswith(("who", "which", "where", "when", "whose", "whom")) and not _EMBEDDING.search(text[:at])
 
 
 def counted_thing(text: str) -> list[str]:

@@ -129,7 +129,7 @@ _ROLES = re.compile(r"\b(spokes(?:man|woman|person)|head|leader|commander|chief|
 _STRICT_PERSON = re.compile(r"\bname of\b|\bwho (?:is|was|are|were) the\b|\bwhich (?:\w+ )?(?:official|spokes\w+|"
                             r"person|commander|leader|head|chief)\b|\bwho (?:heads|leads|runs|commands)\b", re.I)
 _AGENT = re.compile(r"\b(?:was|were|is|are|been|being)\s+\w+ed\s+by\s+(?:the\s+|a\s+|an\s+)?\w+", re.I)
-_PLACE_CUES = re.compile(r"\b(?:province|territory|territories|border|region|areas?|valley|river|towards?|destinations?|"
+_PLACE_CUES = re.compile(r"\w-based\b|\bbased (?:in|at)\b|\b(?:province|territory|territories|border|region|areas?|valley|river|towards?|destinations?|"
                          r"enclave|city of|countries|country)\b", re.I)
 PLACE = re.compile(r"\b(?:in|to|towards|toward|into|near|along|at)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
 

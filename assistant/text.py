@@ -39,7 +39,8 @@ IRREGULAR = {"sent": "send", "went": "go", "gone": "go", "gave": "give", "given"
              "taken": "take", "held": "hold", "told": "tell", "said": "say", "began": "begin", "begun": "begin",
              "brought": "bring", "fought": "fight", "led": "lead", "made": "make", "met": "meet", "ran": "run",
              "sold": "sell", "won": "win", "kept": "keep", "thought": "think", "struck": "strike", "fell": "fall",
-             "fallen": "fall", "seen": "see", "saw": "see", "driven": "drive", "drove": "drive", "hid": "hide"}
+             "fallen": "fall", "seen": "see", "saw": "see", "driven": "drive", "drove": "drive", "hid": "hide",
+             "col": "colonel", "gen": "general", "lt": "lieutenant"}
 
 
 @lru_cache(maxsize=1)

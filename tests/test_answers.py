@@ -78,3 +78,13 @@ def test_answer_round_trips_through_json(seeds_bot):
     answer = seeds_bot.ask("How many foreign fighters remained in Raqqa?")
     again = Answer.model_validate(answer.to_dict())
     assert again == answer and again.backend == "extractive"
+
+
+def test_question_kinds_read_relative_pronouns_and_periods_right():
+    from assistant.question import answer_kind
+
+    assert answer_kind("Were the members who surrendered locals or foreigners?") == "yesno"
+    assert answer_kind("Did he say who brokered the deal?") == "person"
+    assert answer_kind("Over what period did they leave?") == "time"
+    assert answer_kind("Until when will the fighting go on?") == "other"
+    assert answer_kind("What are the names of the mediators?") == "person"

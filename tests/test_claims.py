@@ -2,7 +2,7 @@
 
 import pytest
 
-from assistant.claims import extract
+from assistant.claims import extract, quantity_claims
 from assistant.speakers import attribute, speaker_in
 from assistant.corpus import sentence_spans
 from assistant.index import Sentence
@@ -82,3 +82,8 @@ def test_was_wrong_is_a_denial_of_what_comes_before():
     rows = article("Lena Park said a report by another official that the bridge had collapsed was wrong.")
     [denial] = [c for c in extract(rows, 0) if c.kind == "denial"]
     assert {"bridg", "collaps"} & denial.denied
+
+
+def test_giving_up_counts_as_surrender():
+    [claim] = quantity_claims(article("Officials said 40 fighters gave themselves up overnight.")[0], None)
+    assert claim.event == "surrender"
