@@ -34,6 +34,7 @@ _offline.configure()
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy bear on the question
+MAX_COPIES = 8  # citations for one statement
 DISTINCTIVE = 0.12  # a speaker's name word used by fewer sentences than this singles the speaker out
 
 
@@ -147,12 +148,14 @@ class Assistant:
         return evidence
 
     def _with_copies(self, statements: list[Statement]) -> list[Statement]:
-        """Add syndicated copies that retrieval did not return, so every copy is cited."""
+        """Add syndicated copies that retrieval did not return, so every copy is cited (up to
+        `MAX_COPIES`: a line reprinted in hundreds of articles needs no hundred markers)."""
         for statement in statements[: self.settings.max_sentences]:
-            have = {s.source for s in statement.sentences}
+            have, best = {s.source for s in statement.sentences}, statement.best
             for copy in self.ranker.copies_of(statement.copies[0].sentence):
+                if len(statement.copies) >= MAX_COPIES:
+                    break
                 if copy.source not in have:
-                    best = statement.best
                     statement.copies.append(Scored(retrieval.Evidence(copy, 0.0, best.evidence.dense), best.relevance, best.fit))
                     have.add(copy.source)
         return statements

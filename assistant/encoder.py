@@ -81,7 +81,9 @@ class MiniLM:
         b, n, d = x.shape
         q, k, v = (self._dense(x, f"{p}attention.self.{m}.").reshape(b, n, heads, d // heads).transpose(0, 2, 1, 3)
                    for m in ("query", "key", "value"))
-        scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(d // heads) + (1.0 - mask)[:, None, None, :] * -1e9
+        # Python floats, not NumPy scalars: under NumPy 2 an np.float64 scalar turns every
+        # float32 array it touches, and so the rest of the pass, into float64 (~4x slower).
+        scores = q @ k.transpose(0, 1, 3, 2) / float(np.sqrt(d // heads)) + (1.0 - mask)[:, None, None, :] * -1e9
         scores = np.exp(scores - scores.max(-1, keepdims=True))
         context = (scores / scores.sum(-1, keepdims=True)) @ v
         context = context.transpose(0, 2, 1, 3).reshape(b, n, d)
@@ -100,7 +102,7 @@ class MiniLM:
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    return 0.5 * x * (1.0 + _erf(x / np.sqrt(2.0)))
+    return 0.5 * x * (1.0 + _erf(x / 2.0 ** 0.5))
 
 
 def _erf(x: np.ndarray) -> np.ndarray:

@@ -52,7 +52,7 @@ class Lexicon:
     sentences: dict[str, list[Sentence]]
     texts: dict[str, str]
     df: Counter
-    copies: dict[tuple[str, int], list[tuple[str, int]]] = field(default_factory=dict)
+    copies: list[list[tuple[str, int]]] = field(default_factory=list)  # groups of one sentence reprinted
 
     # --- building -----------------------------------------------------------------------
 
@@ -82,7 +82,7 @@ class Lexicon:
         table = {"format": FORMAT, "rows": self.rows, "texts": self.texts, "df": self.df,
                  "sentences": [[self.ids[(s.source, s.index)], s.start, s.end, s.text]
                                for rows in self.sentences.values() for s in rows],
-                 "copies": sorted({tuple(sorted([k, *v])) for k, v in self.copies.items()})}
+                 "copies": self.copies}
         (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         remove(self.folder)
         os.replace(tmp, self.folder)
@@ -104,11 +104,7 @@ class Lexicon:
             source, _, i = id_.split("#")
             by_source[source].append(Sentence(source, int(i), start, end, text))
             ids[(source, int(i))] = id_
-        copies = {}
-        for group in table["copies"]:
-            keys = [tuple(k) for k in group]
-            for k in keys:
-                copies[k] = [o for o in keys if o != k]
+        copies = [[tuple(k) for k in group] for group in table["copies"]]
         return cls(Path(folder), rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies)
 
     def bm25(self, top_k: int):
@@ -127,9 +123,14 @@ class Lexicon:
     def n_sentences(self) -> int:
         return sum(len(rows) for rows in self.sentences.values())
 
+    @cached_property
+    def _group_of(self) -> dict[tuple[str, int], int]:
+        return {key: n for n, group in enumerate(self.copies) for key in group}
+
     def copies_of(self, sentence: Sentence) -> list[Sentence]:
         """Sentences in other articles that say exactly this (up to spelling and punctuation)."""
-        keys = self.copies.get((sentence.source, sentence.index), [])
+        n = self._group_of.get((sentence.source, sentence.index))
+        keys = self.copies[n] if n is not None else []
         return [self.sentences[s][i] for s, i in keys if s != sentence.source and i < len(self.sentences.get(s, []))]
 
 
@@ -138,16 +139,11 @@ def remove(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _copy_groups(sentences: list[Sentence]) -> dict[tuple[str, int], list[tuple[str, int]]]:
+def _copy_groups(sentences: list[Sentence]) -> list[list[tuple[str, int]]]:
     by_key: dict[tuple, list[Sentence]] = defaultdict(list)
     for s in sentences:
         by_key[copy_key(s.text)].append(s)
-    copies = {}
-    for group in by_key.values():
-        if len({s.source for s in group}) > 1:
-            for s in group:
-                copies[(s.source, s.index)] = [(o.source, o.index) for o in group if o.source != s.source]
-    return copies
+    return [[(s.source, s.index) for s in group] for group in by_key.values() if len({s.source for s in group}) > 1]
 
 
 def _bm25_of(nodes: list[tuple[str, int, str]]):

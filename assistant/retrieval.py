@@ -50,7 +50,7 @@ class Retriever:
 
     @cached_property
     def dense(self) -> "ChromaNeighbours":
-        return ChromaNeighbours(self.index.collection, self.settings.top_k)
+        return ChromaNeighbours(self.index.collection, min(self.settings.top_k, self.index.lexicon.rows))
 
     @cached_property
     def fusion(self):
@@ -100,7 +100,6 @@ class ChromaNeighbours(BaseRetriever):
     def _retrieve(self, query_bundle):
         from llama_index.core.schema import NodeWithScore, TextNode
 
-        n = min(self.top_k, self.collection.count())
-        hits = self.collection.query(query_embeddings=[query_bundle.embedding], n_results=n, include=["distances"])
+        hits = self.collection.query(query_embeddings=[query_bundle.embedding], n_results=self.top_k, include=["distances"])
         self.last = {id_: 1.0 - d for id_, d in zip(hits["ids"][0], hits["distances"][0])}  # cosine space
         return [NodeWithScore(node=TextNode(id_=id_, text=""), score=c) for id_, c in self.last.items()]

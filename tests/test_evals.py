@@ -256,7 +256,7 @@ def test_gate_passes_extractive_and_fails_degraded_backends(tmp_path, capsys):
 
     items = {json.loads(line)["id"]: line for line in GOLD.read_text(encoding="utf-8").splitlines() if line.strip()}
     gold = tmp_path / "gold.jsonl"
-    gold.write_text("\n".join(items[i] for i in ("f09", "c03", "u06")) + "\n", encoding="utf-8")
+    gold.write_text("\n".join(items[i] for i in ("f09", "c08", "u06")) + "\n", encoding="utf-8")
     thresholds = tmp_path / "thresholds.json"
     thresholds.write_text(json.dumps({"citation_valid": {"min": 0.9}, "discrepancy_recall": {"min": 0.5}}))
 
