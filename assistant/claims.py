@@ -76,6 +76,7 @@ class Claim:
     speaker: str | None = None
     denied: frozenset[str] = frozenset()  # for denials: the stems denied
     named_in: Sentence | None = None       # the sentence that names the speaker, when not this one
+    includes: str | None = None            # for compositions: others "inside" the figure, or "besides" it
 
     @property
     def head(self) -> str | None:
@@ -221,11 +222,57 @@ _REPORTED = re.compile(r"(?:\bafter|\bwhen)\s+(?P<who>[\w\s’'\-]{3,60}?)\s+(?:
 _SPEECH = {"comment", "earlier", "report", "claim", "statement", "council", "member", "another", "saturday",
            "sunday", "afternoon", "morning"}
 
+# --- what a figure includes ----------------------------------------------------------------
+
+# "275 fighters left along with their families": the figure counts the fighters, the others
+# come besides; "275 including their families", "that figure included both the fighters and
+# their family members": the others are inside the figure.
+_BESIDES = re.compile(r"\b(?:along with|together with|accompanied by|in addition to|as well as|plus)\b", re.I)
+_INSIDE = re.compile(r"\b(?:including|included|includes|include|comprising|comprised|among them)\b", re.I)
+_ANAPHOR = re.compile(r"\b(?:that|the|this) (?:figure|number|total|count|tally|toll)\b", re.I)
+
+
+def composition_claims(sentences: list[Sentence], index: int, speaker: str | None) -> list[Claim]:
+    """What a figure is said to include: a claim of kind "composition" whose `value` is the
+    words that say it, verbatim, and whose `quantity` is the figure, stated in the sentence
+    or referred to ("that figure") from one of the two sentences before."""
+    sentence = sentences[index]
+    text, out = sentence.text, []
+    figures = quantity_claims(sentence, speaker)
+    anaphor = _ANAPHOR.search(text)
+    if not figures and anaphor and _INSIDE.search(text, anaphor.end()):
+        earlier = [c for s in reversed(sentences[max(0, index - 2):index]) for c in quantity_claims(s, None)[::-1]]
+        if earlier:
+            start, end = anaphor.start(), _clause_end(text, _INSIDE.search(text, anaphor.end()).end())
+            out.append(_composition(sentence, earlier[0], "inside", text[start:end], speaker))
+    for figure in figures:
+        start = text.lower().find(figure.value.lower())
+        if start < 0:
+            continue
+        after = start + len(figure.value)
+        cue = min((m for m in (_INSIDE.search(text, after), _BESIDES.search(text, after)) if m), key=lambda m: m.start(), default=None)
+        if cue and cue.start() - after < 60 and not re.search(r"[;.]", text[after:cue.start()]):
+            where = "inside" if _INSIDE.fullmatch(cue.group()) else "besides"
+            out.append(_composition(sentence, figure, where, text[start:_clause_end(text, cue.end())], speaker))
+    return out
+
+
+def _clause_end(text: str, at: int) -> int:
+    stop = re.search(r"[,;.”\"]|\s(?:but|while|and said|leaving)\b", text[at:])
+    return at + stop.start() if stop else len(text)
+
+
+def _composition(sentence: Sentence, figure: Claim, where: str, words: str, speaker: str | None) -> Claim:
+    return Claim(sentence, "composition", words.strip(), figure.quantity, figure.counted, figure.qualifiers,
+                 figure.event, speaker, includes=where)
+
+
 def extract(sentences: list[Sentence], index: int) -> list[Claim]:
     """Every claim in sentence `index` of an article."""
     speaker = attribute(sentences, index)
     name = speaker.name if speaker else None
-    claims = quantity_claims(sentences[index], name) + denial_claims(sentences[index], name)
+    claims = (quantity_claims(sentences[index], name) + denial_claims(sentences[index], name)
+              + composition_claims(sentences, index, name))
     for claim in claims:
         if claim.speaker == name and speaker:
             claim.named_in = speaker.named_in

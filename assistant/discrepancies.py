@@ -75,6 +75,7 @@ def find(question: Question, claims: list[Claim], evidence: list[Evidence] | Non
     (those get the figures' discrepancies).
     """
     found = _quantity_conflicts(question, claims) if _asks_about_figures(question) else []
+    found += _composition_conflicts(question, claims)
     if question.kind not in ("number", "time", "place"):
         found += _denials(question, claims, evidence or [])
     return found
@@ -219,6 +220,34 @@ def _surface_noun(claim: Claim) -> str:
     return claim.head or "people"
 
 
+# --- what a figure includes -----------------------------------------------------------------
+
+_COMPOSITION_WORDS = {"includ", "famili", "mean", "compris", "consist", "combin", "total", "relat", "agre"}
+
+
+def _composition_conflicts(question: Question, claims: list[Claim]) -> list[Found]:
+    """One figure that one side says counts a group alone, others besides ("275 fighters along
+    with their families"), and another says includes the others ("that figure included both
+    the fighters and their family members")."""
+    compositions = [c for c in claims if c.kind == "composition"]
+    found = []
+    for value in sorted({c.quantity.point for c in compositions}):
+        same = [c for c in compositions if c.quantity.point == value]
+        sides = [[c for c in same if c.includes == where] for where in ("besides", "inside")]
+        if all(sides) and {c.speaker for c in sides[0]} != {c.speaker for c in sides[1]} \
+                and _asks_about_composition(question, sides[0][0]):
+            found.append(Found(f"what the figure of {value:g} includes", sides))
+    return found
+
+
+def _asks_about_composition(question: Question, claim: Claim) -> bool:
+    """The question names the figure, asks what a figure includes, or counts what it counts."""
+    figure = f"{claim.quantity.point:g}"
+    return figure in re.findall(r"\d+", question.text.replace(",", "")) \
+        or bool(set(question.terms) & _COMPOSITION_WORDS and _asks_about_figures(question)) \
+        or (question.kind == "number" and counts_what_is_asked(question, claim))
+
+
 # --- assertions and denials ----------------------------------------------------------------
 
 def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) -> list[Found]:
@@ -294,6 +323,7 @@ def describe(found: Found, cites: dict) -> str:
         who = lead.speaker or "one report"
         named = [lead.named_in] if lead.named_in and lead.named_in not in [c.sentence for c in side] else []
         refs = markers([c.sentence for c in side] + named, cites)
-        verb = {"quantity": f"put it at {lead.value}", "denial": "denied it"}.get(lead.kind, "said so")
+        verb = {"quantity": f"put it at {lead.value}", "denial": "denied it",
+                "composition": f"said “{lead.value}”"}.get(lead.kind, "said so")
         parts.append(f"{who} {verb} {refs}")
     return f"Accounts differ on {found.topic}: " + "; ".join(parts) + "."

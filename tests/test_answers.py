@@ -88,3 +88,19 @@ def test_question_kinds_read_relative_pronouns_and_periods_right():
     assert answer_kind("Over what period did they leave?") == "time"
     assert answer_kind("Until when will the fighting go on?") == "other"
     assert answer_kind("What are the names of the mediators?") == "person"
+
+
+@pytest.mark.slow
+def test_a_why_question_gets_the_reason_that_follows_a_restatement(tmp_path):
+    from assistant import Assistant
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "port.txt").write_text(
+        "Harbour strike ends\n\nDock workers in Valmont ended their strike on Tuesday. "
+        "Union leader Petra Lind called the walkout a warning to the port authority. "
+        "The workers had stopped loading ships for nine days, wanting to secure a pay rise before the winter, she said. "
+        "Ships queued outside the harbour for most of the week.\n", encoding="utf-8")
+    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store")
+    answer = bot.ask("Why did Petra Lind call the walkout a warning to the port authority?")
+    assert not answer.abstained and "wanting to secure a pay rise" in answer.text

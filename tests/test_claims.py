@@ -87,3 +87,13 @@ def test_was_wrong_is_a_denial_of_what_comes_before():
 def test_giving_up_counts_as_surrender():
     [claim] = quantity_claims(article("Officials said 40 fighters gave themselves up overnight.")[0], None)
     assert claim.event == "surrender"
+
+
+def test_what_a_figure_includes_is_read_with_the_figure_it_refers_to():
+    from assistant.claims import composition_claims
+
+    rows = article("Officials said 80 pupils left with teachers, along with their parents. "
+                   "A teacher said that figure included the parents. About 40 people were hurt, including children.")
+    found = [c for i in range(len(rows)) for c in composition_claims(rows, i, None)]
+    assert [(c.includes, c.quantity.text) for c in found] == [("besides", "80"), ("inside", "80"), ("inside", "about 40")]
+    assert found[1].value == "that figure included the parents"

@@ -87,3 +87,13 @@ def test_a_discrepancy_stated_only_by_weak_evidence_does_not_bear_on_the_questio
     ranked = lambda *pairs: [SimpleNamespace(sentence=s, relevance=r) for s, r in pairs]  # noqa: E731
     assert bearing([found], ranked((a, 0.8), (b, 0.7))) == [found]
     assert bearing([found], ranked((a, 0.8), (b, 0.3))) == []  # the best answer is about something else
+
+
+def test_one_figure_said_to_count_a_group_alone_and_to_include_others_is_a_discrepancy():
+    claims = claims_of("Mayor Ines Paul said 60 miners were rescued along with their guides. "
+                       "Union head Ravi Das said that figure included both the miners and their guides.")
+    [found] = find(analyse("Does the figure of 60 include the guides?"), claims)
+    assert found.topic == "what the figure of 60 includes"
+    assert [side[0].speaker for side in found.sides] == ["Mayor Ines Paul", "Union head Ravi Das"]
+    assert find(analyse("Does the figure of 60 include the guides?"),
+                claims_of("Mayor Ines Paul said 60 miners were rescued, including their guides.")) == []

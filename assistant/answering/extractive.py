@@ -17,7 +17,8 @@ from assistant.citations import Draft
 from assistant.speakers import attribution_note
 from assistant.discrepancies import Found, describe
 from assistant.question import Question
-from assistant.ranking import Statement
+from assistant.ranking import REASON, Scored, Statement
+from assistant.retrieval import Evidence
 from assistant.text import terms
 
 MIN_RELEVANCE = 0.33  # below this the best evidence does not answer the question (off-corpus scores < 0.2)
@@ -36,6 +37,7 @@ class ExtractiveAnswerer:
         chosen = self.choose(question, statements)
         if not chosen:
             return abstention(question)
+        chosen = self.with_stated_reason(question, chosen)
         cites: dict = {}
         parts = []
         for statement in chosen:
@@ -60,6 +62,23 @@ class ExtractiveAnswerer:
                     and not any(_redundant(statement.text, c.text) for c in chosen):
                 chosen.append(statement)
         return chosen
+
+    def with_stated_reason(self, question: Question, chosen: list[Statement]) -> list[Statement]:
+        """For a why-question whose best sentence only restates what happened ("Bali described
+        the civilians as human shields."), the reason often follows it: add the next sentence
+        of the same article when it gives one ("…, wanting to take them … to guarantee their
+        own safety, he said.")."""
+        first = chosen[0].copies[0].sentence
+        if question.kind != "reason" or REASON.search(first.text):
+            return chosen
+        rows = self.index.sentences.get(first.source, [])
+        following = rows[first.index + 1] if first.index + 1 < len(rows) else None
+        if following is None or not REASON.search(following.text) or any(following in c.sentences for c in chosen):
+            return chosen
+        best = chosen[0].best
+        reason = Statement(following.text, [Scored(Evidence(following, 0.0, best.evidence.dense), best.relevance, best.fit)])
+        return [chosen[0], reason, *chosen[1:]][: self.max_sentences]
+
 
 def markers(sentences, cites: dict) -> str:
     """Register each sentence as a citation and return its markers, e.g. "[1][2]"."""
