@@ -60,9 +60,10 @@ def projection(rows: list[dict]) -> list[str]:
         f"- Vectors: ~{vectors_gb:.1f} GB of float32 plus the HNSW graph. Embedded Chroma keeps its index in "
         "the querying process's memory, so from here on run a Chroma server (`CHROMA_HOST`): it holds the "
         "vectors once for every client.",
-        "- What still grows in the assistant's own process: the BM25 index and the sentence table, both built "
-        "at start-up from the store. At this size they should persist at ingest (bm25s can save and memory-map "
-        "its index) and sentences should be fetched per query, not held in full.",
+        "- What still grows in the assistant's own process: the lexicon ingest saves in `store/lexical/`. BM25 is "
+        "memory-mapped, but the sentence table and source texts are one JSON read whole at start-up (14 MB at "
+        "2,000 articles, so ~0.7 GB here): at this size they belong in SQLite or a memory-mapped table, read per "
+        "question, and rebuilding the lexicon after each ingest should become incremental.",
         "- Query cost per question: HNSW search is logarithmic; BM25 and our ranking work on a fixed number of "
         "candidates (top_k), so warm latency should grow slowly. The measured rows above are the evidence to "
         "extrapolate from.",
