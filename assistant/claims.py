@@ -232,13 +232,15 @@ _INSIDE = re.compile(r"\b(?:including|included|includes|include|comprising|compr
 _ANAPHOR = re.compile(r"\b(?:that|the|this) (?:figure|number|total|count|tally|toll)\b", re.I)
 
 
-def composition_claims(sentences: list[Sentence], index: int, speaker: str | None) -> list[Claim]:
+def composition_claims(sentences: list[Sentence], index: int, speaker: str | None,
+                       figures: list[Claim] | None = None) -> list[Claim]:
     """What a figure is said to include: a claim of kind "composition" whose `value` is the
     words that say it, verbatim, and whose `quantity` is the figure, stated in the sentence
-    or referred to ("that figure") from one of the two sentences before."""
+    or referred to ("that figure") from one of the two sentences before. `figures` are the
+    sentence's quantity claims, when the caller has them already."""
     sentence = sentences[index]
     text, out = sentence.text, []
-    figures = quantity_claims(sentence, speaker)
+    figures = quantity_claims(sentence, speaker) if figures is None else figures
     anaphor = _ANAPHOR.search(text)
     if not figures and anaphor and _INSIDE.search(text, anaphor.end()):
         earlier = [c for s in reversed(sentences[max(0, index - 2):index]) for c in quantity_claims(s, None)[::-1]]
@@ -271,8 +273,8 @@ def extract(sentences: list[Sentence], index: int) -> list[Claim]:
     """Every claim in sentence `index` of an article."""
     speaker = attribute(sentences, index)
     name = speaker.name if speaker else None
-    claims = (quantity_claims(sentences[index], name) + denial_claims(sentences[index], name)
-              + composition_claims(sentences, index, name))
+    figures = quantity_claims(sentences[index], name)
+    claims = figures + denial_claims(sentences[index], name) + composition_claims(sentences, index, name, figures)
     for claim in claims:
         if claim.speaker == name and speaker:
             claim.named_in = speaker.named_in

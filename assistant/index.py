@@ -299,11 +299,6 @@ class Index:
         rows = self.sentences.get(source, [])
         return rows[int(i)] if int(i) < len(rows) else None
 
-    def node_ids(self, keys: list[tuple[str, int]]) -> list[str]:
-        """Stored node ids for (source, sentence index) pairs."""
-        ids = self.lexicon.ids
-        return [ids[k] for k in keys if k in ids]
-
 
 def _start(meta: dict) -> int:
     """A node's start offset in its source, as the parser recorded it (-1: not placed)."""
