@@ -30,7 +30,7 @@ from pathlib import Path
 from assistant.errors import StoreError
 from assistant.text import copy_key, term_set
 
-FORMAT = 1
+FORMAT = 2  # bump when what is saved changes (2: document frequencies count acronyms)
 
 
 @dataclass(frozen=True)

@@ -78,9 +78,28 @@ def _terms(text: str) -> tuple[str, ...]:  # sentences recur across questions: t
     return tuple(stem(w) for w in words(text) if w.lower() not in STOP and not w[0].isdigit())
 
 
+# A run of capitalised words, joined at most by one small word ("Observatory for Human Rights").
+_CAPITAL_RUN = re.compile(r"[A-Z][\w’'\-]*(?:\s+(?:(?:of|for|and|the|on)\s+)?[A-Z][\w’'\-]*)+")
+
+
+def acronyms(text: str) -> list[str]:
+    """The acronyms a name in `text` could be written as, so "SDF" in a question matches
+    "Syrian Democratic Forces" in an article and back: the initials of every run of three
+    to six capitalised words ("The Syrian Observatory for Human Rights" -> sohr, tsohr, …).
+    Three letters at least: two-letter initials collide with words ("us")."""
+    found = []
+    for run in _CAPITAL_RUN.finditer(text):
+        initials = [w[0].lower() for w in run.group().split() if w[0].isupper()][:8]
+        found += [stem("".join(initials[i:i + n])) for n in range(3, min(len(initials), 6) + 1)
+                  for i in range(len(initials) - n + 1)]
+    return list(dict.fromkeys(found))
+
+
 @lru_cache(maxsize=131072)
 def term_set(text: str) -> frozenset[str]:
-    return frozenset(_terms(text))
+    """A sentence's terms as a set, with the acronyms its names could be written as (a
+    question's own terms leave those out: an invented acronym would weigh as a rare word)."""
+    return frozenset(_terms(text)).union(acronyms(text))
 
 
 def numbers(text: str) -> set[str]:

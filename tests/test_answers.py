@@ -104,3 +104,26 @@ def test_a_why_question_gets_the_reason_that_follows_a_restatement(tmp_path):
     bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store")
     answer = bot.ask("Why did Petra Lind call the walkout a warning to the port authority?")
     assert not answer.abstained and "wanting to secure a pay rise" in answer.text
+
+
+def test_an_acronym_matches_the_name_it_abbreviates_and_invents_no_question_terms():
+    from assistant.text import term_set, terms
+
+    assert "sdf" in term_set("The Kurdish-led Syrian Democratic Forces took the city.")
+    assert "sohr" in term_set("The Syrian Observatory for Human Rights said so.")
+    assert "us" not in term_set("The United States said so.")  # two letters collide with words
+    assert terms("Did Laila Mostafa and Talal Selo agree?") == ["laila", "mostafa", "talal", "selo", "agre"]
+
+
+@pytest.mark.slow
+def test_a_question_by_acronym_finds_the_sentence_that_spells_the_name_out(tmp_path):
+    from assistant import Assistant
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "port.txt").write_text(
+        "Harbour strike ends\n\nDock workers in Valmont ended their strike on Tuesday. "
+        "The Valmont Port Authority agreed to raise wages by four percent. "
+        "Ships queued outside the harbour for most of the week.\n", encoding="utf-8")
+    answer = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store").ask("What did the VPA agree to?")
+    assert not answer.abstained and "raise wages by four percent" in answer.text
