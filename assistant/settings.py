@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     store_dir: Path = Field(PROJECT_DIR / "store", description="Where the Chroma index and docstore persist.")
     collection: str = Field("news", description="Chroma collection name.")
     embed_model: str = Field("", description="Path or name of a sentence-transformers model; empty: the bundled all-MiniLM-L6-v2.")
-    embed_batch_size: int = Field(64, description="Sentences per embedding batch at ingest.")
+    embed_batch_size: int = Field(16, description="Sentences per embedding batch at ingest (on 2 CPU cores 16 embeds faster than 64, at a third of the peak memory).")
     ingest_batch: int = Field(50, description="Articles embedded and saved per step of an ingest (a killed run keeps finished steps).")
     max_file_bytes: int = Field(5_000_000, description="Larger article files are skipped, with their name and size reported.")
     window_size: int = Field(2, description="Sentences of context kept on each side of an evidence sentence.")

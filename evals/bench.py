@@ -58,7 +58,7 @@ from assistant.settings import Settings
 from assistant.index import embedding_model
 from assistant.corpus import read_corpus, split_sentences
 settings = Settings(corpus_dir=CORPUS, store_dir=STORE)
-model = embedding_model()
+model = embedding_model(settings.embed_model, settings.embed_batch_size)
 model.get_text_embedding_batch(["warm up"] * 8)
 sentences = [s for d in read_corpus(settings.corpus_dir, settings.max_file_bytes).documents for s in split_sentences(d.text)]
 t = time.perf_counter()
@@ -73,7 +73,7 @@ from assistant import _offline; _offline.configure()
 from assistant.settings import Settings
 from assistant.index import Index, embedding_model
 settings = Settings(corpus_dir=CORPUS, store_dir=STORE)
-embedding_model().get_text_embedding_batch(["warm up"] * 8)
+embedding_model(settings.embed_model, settings.embed_batch_size).get_text_embedding_batch(["warm up"] * 8)
 index = Index(settings)
 t = time.perf_counter(); report = index.ingest(); first = time.perf_counter() - t
 t = time.perf_counter(); index.ingest(); again = time.perf_counter() - t
