@@ -48,12 +48,15 @@ class Question:
 
 def answer_kind(text: str) -> str:
     lowered = text.lower().strip()
-    yes_no = re.search(_KIND_PATTERNS[-1][1], lowered)
+    opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(lowered)
     for kind, pattern in _KIND_PATTERNS:
         match = re.search(pattern, lowered)
-        if match and not (yes_no and kind != "yesno" and _relative(lowered, match.start())):
+        if match and not (opened and kind != "yesno" and match.start() > 0 and _relative(lowered, match.start())):
             return kind
     return "other"
+
+
+_WH_OPENING = re.compile(r"(?:how|what|why|when|where|which|who|whom|whose)\b")
 
 
 _EMBEDDING = re.compile(r"\b(?:know|known|say|said|tell|told|ask|asked|specify|specified|explain|mention|mentioned|"
@@ -61,8 +64,10 @@ _EMBEDDING = re.compile(r"\b(?:know|known|say|said|tell|told|ask|asked|specify|s
 
 
 def _relative(text: str, at: int) -> bool:
-    """Is the wh-word at `at` a relative pronoun ("Were the members who surrendered locals?")
-    rather than an embedded question ("Did he say who brokered it?")? Only asked of yes/no questions."""
+    """Is the wh-word at `at` a relative pronoun ("Were the members who surrendered locals?",
+    "How did the members who surrendered make contact?") rather than an embedded question
+    ("Did he say who brokered it?")? Only asked of questions that open with their own
+    question word or auxiliary."""
     return text[at:].startswith(("who", "which", "where", "when", "whose", "whom")) and not _EMBEDDING.search(text[:at])
 
 

@@ -21,7 +21,7 @@ from assistant.discrepancies import counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
 from assistant.question import Question
 from assistant.retrieval import Evidence
-from assistant.text import names, numbers, stem, term_set, terms, words
+from assistant.text import acronym_names, names, numbers, stem, term_set, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
 TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|yesterday|today|tonight|overnight|last night|(?:19|20)\d\d|(?:past|last|next) (?:\d+|\w+) " + _DURATION + r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|many) " + _DURATION + r"|morning|afternoon|evening)\b")
@@ -81,7 +81,7 @@ class Ranker:
 
     def rank(self, question: Question, evidence: list[Evidence]) -> list[Scored]:
         wanted = self.wanted(question)
-        scored = [Scored(e, self.relevance(wanted, e), self.fit(question, e.sentence)) for e in evidence]
+        scored = [Scored(e, self.relevance(wanted, e, question), self.fit(question, e.sentence)) for e in evidence]
         return sorted(scored, key=lambda s: s.score, reverse=True)
 
     def wanted(self, question: Question) -> list[tuple[str, float]]:
@@ -90,8 +90,8 @@ class Ranker:
         context = dict.fromkeys(question.context_terms + terms(" ".join(question.context_names)))
         return own + [(t, 0.5 * self.weight(t)) for t in context if t not in question.terms]
 
-    def relevance(self, wanted: list[tuple[str, float]], evidence: Evidence) -> float:
-        own = term_set(evidence.text)
+    def relevance(self, wanted: list[tuple[str, float]], evidence: Evidence, question: Question) -> float:
+        own = _by_acronym(term_set(evidence.text), question)
         near = frozenset().union(*(term_set(s.text) for s in self.neighbours(evidence.sentence)))
         total = sum(w for _, w in wanted) or 1.0
         covered = sum(w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)
@@ -120,6 +120,12 @@ class Ranker:
         return [s for s in rows[max(0, sentence.index - before):sentence.index + after + 1] if s.index != sentence.index]
 
 
+def _by_acronym(own: frozenset[str], question: Question) -> frozenset[str]:
+    """A sentence that writes "SDF" covers the question's "Syrian Democratic Forces"."""
+    spelled = [name for acronym, name in acronym_names(question.text) if acronym in own]
+    return own.union(*spelled) if spelled else own
+
+
 _ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "unit", "coalition", "group", "army",
               "alliance", "militia", "militias", "democratic", "civil", "rights", "committee", "ministry", "government",
               "agency", "party", "front", "reuters", "afp", "press", "news", "national", "international", "united",
@@ -128,6 +134,8 @@ _ROLES = re.compile(r"\b(spokes(?:man|woman|person)|head|leader|commander|chief|
                     r"director|colonel|general|envoy|monitor|mayor|governor|member)s?\b", re.I)
 _STRICT_PERSON = re.compile(r"\bname of\b|\bwho (?:is|was|are|were) the\b|\bwhich (?:\w+ )?(?:official|spokes\w+|"
                             r"person|commander|leader|head|chief)\b|\bwho (?:heads|leads|runs|commands)\b", re.I)
+_ASKS_GROUP = re.compile(r"\b(?:which|what) (?:\w+ )?(?:group|organi[sz]ation|militia|alliance|force|monitor|agency|"
+                         r"outlet|unit|party|faction|movement)s?\b", re.I)
 _AGENT = re.compile(r"\b(?:was|were|is|are|been|being)\s+\w+ed\s+by\s+(?:the\s+|a\s+|an\s+)?\w+", re.I)
 _PLACE_CUES = re.compile(r"\w-based\b|\bbased (?:in|at)\b|\b(?:province|territory|territories|border|region|areas?|valley|river|towards?|destinations?|"
                          r"enclave|city of|countries|country)\b", re.I)
@@ -150,6 +158,10 @@ def _number_fit(question: Question, sentence: Sentence) -> float:
 
 
 def _person_fit(question: Question, text: str, before: str) -> float:
+    if _ASKS_GROUP.search(question.text):  # "Which group spearheads the SDF?" wants an organisation
+        if _group_names(question, text):
+            return 0.2
+        return 0.05 if _new_names(question, text) else -0.12
     people = _person_names(question, text)
     roles = {m.group(1).lower() for m in _ROLES.finditer(question.text)}
     has_role = not roles or any(re.search(rf"\b{r}", text + " " + before, re.I) for r in roles)
@@ -166,6 +178,12 @@ def _person_names(question: Question, text: str) -> set[str]:
     """Names of two or more capitalised words that are not organisations, and not from the question."""
     return {n for n in _new_names(question, text)
             if len(n.split()) >= 2 and not {w.lower() for w in n.split()} & _ORG_WORDS}
+
+
+def _group_names(question: Question, text: str) -> set[str]:
+    """New names of organisations: with an organisation word, or an acronym ("YPG")."""
+    return {n for n in _new_names(question, text)
+            if {w.lower() for w in n.split()} & _ORG_WORDS or (n.isupper() and len(n) >= 2)}
 
 
 def _place_fit(question: Question, text: str) -> float:

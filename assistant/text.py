@@ -84,15 +84,24 @@ _CAPITAL_RUN = re.compile(r"[A-Z][\w’'\-]*(?:\s+(?:(?:of|for|and|the|on)\s+)?[
 
 def acronyms(text: str) -> list[str]:
     """The acronyms a name in `text` could be written as, so "SDF" in a question matches
-    "Syrian Democratic Forces" in an article and back: the initials of every run of three
-    to six capitalised words ("The Syrian Observatory for Human Rights" -> sohr, tsohr, …).
+    "Syrian Democratic Forces" in an article: the initials of every run of three to six
+    capitalised words ("The Syrian Observatory for Human Rights" -> sohr, tsohr, …).
     Three letters at least: two-letter initials collide with words ("us")."""
+    return list(dict.fromkeys(a for a, _ in acronym_names(text)))
+
+
+@lru_cache(maxsize=4096)
+def acronym_names(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each acronym of `acronyms`, with the terms of the name it abbreviates:
+    (sdf, {syrian, democrat, forc}), so an article that writes "SDF" covers that name."""
     found = []
     for run in _CAPITAL_RUN.finditer(text):
-        initials = [w[0].lower() for w in run.group().split() if w[0].isupper()][:8]
-        found += [stem("".join(initials[i:i + n])) for n in range(3, min(len(initials), 6) + 1)
-                  for i in range(len(initials) - n + 1)]
-    return list(dict.fromkeys(found))
+        capitals = [w for w in run.group().split() if w[0].isupper()][:8]
+        for n in range(3, min(len(capitals), 6) + 1):
+            for i in range(len(capitals) - n + 1):
+                name = capitals[i:i + n]
+                found.append((stem("".join(w[0] for w in name)), frozenset(terms(" ".join(name)))))
+    return tuple(dict.fromkeys(found))
 
 
 @lru_cache(maxsize=131072)

@@ -88,6 +88,9 @@ def test_question_kinds_read_relative_pronouns_and_periods_right():
     assert answer_kind("Over what period did they leave?") == "time"
     assert answer_kind("Until when will the fighting go on?") == "other"
     assert answer_kind("What are the names of the mediators?") == "person"
+    assert answer_kind("How did the members who surrendered make contact?") == "other"
+    assert answer_kind("What happened to the fighters who stayed?") == "other"
+    assert answer_kind("In which city did they meet?") == "place"
 
 
 @pytest.mark.slow
@@ -125,5 +128,20 @@ def test_a_question_by_acronym_finds_the_sentence_that_spells_the_name_out(tmp_p
         "Harbour strike ends\n\nDock workers in Valmont ended their strike on Tuesday. "
         "The Valmont Port Authority agreed to raise wages by four percent. "
         "Ships queued outside the harbour for most of the week.\n", encoding="utf-8")
-    answer = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store").ask("What did the VPA agree to?")
+    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store")
+    answer = bot.ask("What did the VPA agree to?")
     assert not answer.abstained and "raise wages by four percent" in answer.text
+
+
+@pytest.mark.slow
+def test_which_group_wants_an_organisation_and_an_acronym_covers_the_name_it_abbreviates(tmp_path):
+    from assistant import Assistant
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "talks.txt").write_text(
+        "Talks resume\n\nThe Northern Farmers Union met ministers on Monday. "
+        "Union chair Ana Ruiz told reporters the Northern Farmers Union would keep protesting. "
+        "The Dairy Workers Alliance (DWA), which leads the NFU, called the offer unacceptable.\n", encoding="utf-8")
+    answer = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store").ask("Which group leads the Northern Farmers Union?")
+    assert answer.text.startswith("The Dairy Workers Alliance (DWA)")
