@@ -204,7 +204,7 @@ def group_copies(ranked: list[Scored]) -> list[Statement]:
     keys: list[tuple[frozenset, set, set]] = []  # per statement: its terms, its figures, its sources
     for item in ranked:
         text = item.sentence.text
-        own, figures = term_set(text), numbers(text)
+        own, figures = frozenset(terms(text)), numbers(text)  # its own words: no derived acronyms
         home = next((i for i, (t, f, sources) in enumerate(keys) if f == figures and _overlap(own, t) >= NEAR_COPY
                      and item.sentence.source not in sources), None)
         if home is None:
