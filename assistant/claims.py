@@ -7,8 +7,9 @@ Two kinds of claim are read, with regular expressions and no model:
   an interval (about 200 → 180–220; up to 150 → 0–150; more than 3,000 → 3,000–∞) with
   the thing counted ("foreign fighters"), its qualifiers ("foreign", "Syrian"), and the event
   it counts ("left", "remain", "surrender");
-- **denials** — "denied", "completely deny", "was wrong", "not true": the denied terms, to be
-  set against sentences that assert them.
+- **denials** — "denied", "completely deny", "was wrong", "not true", and a negated
+  permission or intention ("foreign fighters are not being allowed to leave"): the denied
+  terms, to be set against sentences that assert them.
 
 Each claim carries its speaker, as `speakers.attribute` finds them.
 
@@ -77,6 +78,7 @@ class Claim:
     denied: frozenset[str] = frozenset()  # for denials: the stems denied
     named_in: Sentence | None = None       # the sentence that names the speaker, when not this one
     includes: str | None = None            # for compositions: others "inside" the figure, or "besides" it
+    predicate: str | None = None           # for negations: the stem of the verb negated ("leav")
 
     @property
     def head(self) -> str | None:
@@ -199,7 +201,7 @@ def denial_claims(sentence: Sentence, speaker: str | None) -> list[Claim]:
     text = sentence.text
     match = DENIAL.search(text)
     if not match:
-        return []
+        return _negation_claims(sentence, speaker)
     forward = match.group().lower().startswith("den")
     span = text[match.end():] if forward else text[:match.start()]
     span = re.split(r",\s*(?:after|when|but|while)\b", span)[0] if forward else span
@@ -213,6 +215,34 @@ def denial_claims(sentence: Sentence, speaker: str | None) -> list[Claim]:
         what = reported.group("what") or reported.group("what2")
         claims.append(Claim(sentence, "assertion", "asserted", speaker=who.strip(), denied=frozenset(terms(what))))
     return claims
+
+
+# "Foreign fighters are not being allowed to leave", "they will not be permitted to go":
+# the subject before the negation and the verb it negates. Only permission, ability and
+# intention: a bare "not" ("did not say", "not far from") denies nothing anyone asserted.
+NEGATED = re.compile(r"(?:\bnot|\bnever|n't|n’t)\s+(?:be\s+|being\s+|been\s+)?"
+                     r"(?:allowed|permitted|let|able|going|expected|willing|planning)\s+to\s+(?P<verb>[a-z]+)", re.I)
+
+
+def negated_clause_start(text: str, match: re.Match) -> int:
+    """Where the clause holding a negation starts: after the last quotation mark, comma or
+    speech verb before it ("X said that the sailors are not…" -> "the sailors are not…")."""
+    before = text[:match.start()]
+    marks = [before.rfind(m) + 1 for m in ('"', "“", ",", ";", ":")]
+    speech = [m.end() for m in re.finditer(r"\b(?:said|says|told \w+|added|stated|insisted|warned)\s+(?:that\s+)?", before)]
+    return max(marks + speech)
+
+
+def _negation_claims(sentence: Sentence, speaker: str | None) -> list[Claim]:
+    text = sentence.text
+    match = NEGATED.search(text)
+    if not match:
+        return []
+    subject = [t for t in terms(text[negated_clause_start(text, match):match.start()]) if t not in _SPEECH]
+    verb = stem(match.group("verb"))
+    if not subject:
+        return []
+    return [Claim(sentence, "denial", "denied", speaker=speaker, denied=frozenset(subject + [verb]), predicate=verb)]
 
 
 _REPORTED = re.compile(r"(?:\bafter|\bwhen)\s+(?P<who>[\w\s’'\-]{3,60}?)\s+(?:had\s+)?said,?\s+[\"“]?(?P<what>[^\"”]+)"

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from assistant.answer import Claim as ClaimOut
 from assistant.answer import Discrepancy
-from assistant.claims import DENIAL, EVENTS, REMAINING, Claim
+from assistant.claims import DENIAL, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
 from assistant.question import Question
 from assistant.text import VARIANTS, stem, terms
@@ -287,17 +287,28 @@ def _assertion_of(denial: Claim, claims: list[Claim], evidence: list[Evidence]) 
     if reported:
         return reported
     head = next((t for t in terms(denial.sentence.text) if t in denial.denied), None)
+    wanted = {head, denial.predicate} - {None}  # a negation: its subject and its verb ("foreign", "leave")
     for item in evidence:
         s = item.sentence
         if s == denial.sentence or _NEGATION.search(s.text) or not item.speaker or item.speaker == denial.speaker:
             continue
-        if head in terms(s.text):
-            return Claim(s, "assertion", "asserted", speaker=item.speaker)
+        if wanted <= set(terms(s.text)):
+            return Claim(s, "assertion", "asserted", speaker=item.speaker, denied=frozenset(wanted),
+                         predicate=denial.predicate)
     return None
 
 
 def _denied_topic(denial: Claim) -> str:
     text = denial.sentence.text
+    negated = NEGATED.search(text) if denial.predicate else None
+    if negated:  # "foreign fighters (were) not being allowed to leave" -> whether foreign fighters were being allowed to leave
+        start = negated_clause_start(text, negated)
+        clause = text[start:negated.start()] + negated.group()[negated.group().find(" ") + 1:] \
+            + re.split(r"[.,;:\"“”]", text[negated.end():])[0]
+        words = re.sub(r"[()]", "", clause).split()[:12]
+        if words and (start == 0 or text[start - 1] in "\"“"):  # the sentence's first word, not a name
+            words[0] = words[0][0].lower() + words[0][1:] if words[0][1:].islower() else words[0]
+        return "whether " + " ".join(words)
     match = DENIAL.search(text)
     if match and match.group().lower().startswith("den"):
         span = text[match.end():]
@@ -320,10 +331,32 @@ def describe(found: Found, cites: dict) -> str:
     parts = []
     for side in found.sides:
         lead = max(side, key=lambda c: len(c.speaker or ""))  # the fullest name any copy gives
-        who = lead.speaker or "one report"
+        who = re.sub(r"^The\b", "the", lead.speaker or "one report")
         named = [lead.named_in] if lead.named_in and lead.named_in not in [c.sentence for c in side] else []
         refs = markers([c.sentence for c in side] + named, cites)
         verb = {"quantity": f"put it at {lead.value}", "denial": "denied it",
                 "composition": f"said “{lead.value}”"}.get(lead.kind, "said so")
-        parts.append(f"{who} {verb} {refs}")
+        words = _clause_saying(lead) if lead.predicate else None
+        parts.append(f"{who} {'said “' + words + '”' if words else verb} {refs}")
     return f"Accounts differ on {found.topic}: " + "; ".join(parts) + "."
+
+
+def _clause_saying(claim: Claim) -> str | None:
+    """The words of a negation or of the assertion set against it, verbatim: the clause
+    holding its subject and verb ("preparations are under way for foreign combatants to
+    leave"), so the reader sees what each side said, not just that they differ."""
+    negated = NEGATED.search(claim.sentence.text) if claim.kind == "denial" else None
+    if negated:
+        text = claim.sentence.text
+        return text[negated_clause_start(text, negated):negated.end()] + re.split(r"[.,;:\"“”]", text[negated.end():])[0]
+    wanted = {claim.predicate, _first_term(claim)} - {None}
+    for clause in re.split(r"[,;:\"“”()]\s*|\s+(?:and|but|while)\s+", claim.sentence.text):
+        clause = clause.strip(" .")
+        if len(clause.split()) >= 3 and wanted <= set(terms(clause)):
+            return clause
+    return None
+
+
+def _first_term(claim: Claim) -> str | None:
+    """The first of the claim's words in its sentence that is not the verb: the subject."""
+    return next((t for t in terms(claim.sentence.text) if t in claim.denied and t != claim.predicate), None)

@@ -1,7 +1,7 @@
 """Speakers: who says a sentence of an article.
 
 Patterns, no model: "X said", "said X", "X told AFP", "according to X", "a statement by
-X", "X, head of Y, said", "The army denied"; within a sentence the earliest speaker (the
+X", "X, head of Y, said", "The army denied", "it added"; within a sentence the earliest speaker (the
 main clause's) wins. A pronoun ("he said") or a quotation without a speaker takes the
 last person named before it — speaking or just mentioned with a role ("Health ministry
 spokesman Omar Haddad visited…") — or, for a quotation that runs on, the speaker after
@@ -29,6 +29,7 @@ _VERBS = r"(?:said|says|told|added|estimated|denied|stated|announced|confirmed|i
 _BEFORE_VERB = re.compile(rf"\b((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")
 _AFTER_VERB = re.compile(rf"\b(?:{_VERBS}|(?i:according to)|statement by|spokesman for|head of)\s+((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})")
 _PRONOUN = re.compile(r"^(?:he|she|they|it|we|i)$", re.I)
+_PRONOUN_SUBJECT = re.compile(rf"\b(he|she|it|they)\s+(?:(?:had|has|have|also|later|earlier)\s+)*{_VERBS}\b", re.I)
 
 
 _APPOSITIVE = re.compile(rf"^((?:[A-Z][\w’'\-]*\s+){{1,3}}[A-Z][\w’'\-]*),\s+[^\"“”]*?,\s+{_VERBS}\b")
@@ -45,7 +46,7 @@ def speaker_in(text: str) -> str | None:
     The earliest speaker wins: in "The army denied …, after a doctor said …" the main
     clause's speaker comes first."""
     found = []
-    for pattern in (_APPOSITIVE, _BEFORE_VERB, _DET_SUBJECT, _AFTER_VERB):
+    for pattern in (_APPOSITIVE, _BEFORE_VERB, _DET_SUBJECT, _AFTER_VERB, _PRONOUN_SUBJECT):
         for match in pattern.finditer(text):
             name = _tidy(match.group(1))
             if name:

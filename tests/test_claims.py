@@ -3,6 +3,7 @@
 import pytest
 
 from assistant.claims import extract, quantity_claims
+from assistant.text import stem
 from assistant.speakers import attribute, speaker_in
 from assistant.corpus import sentence_spans
 from assistant.index import Sentence
@@ -97,3 +98,18 @@ def test_what_a_figure_includes_is_read_with_the_figure_it_refers_to():
     found = [c for i in range(len(rows)) for c in composition_claims(rows, i, None)]
     assert [(c.includes, c.quantity.text) for c in found] == [("besides", "80"), ("inside", "80"), ("inside", "about 40")]
     assert found[1].value == "that figure included the parents"
+
+
+def test_a_negated_permission_is_a_denial_of_its_subject_and_verb():
+    rows = article('The ministry said in a statement that "the strikers are not being allowed to return".')
+    [denial] = [c for c in extract(rows, 0) if c.kind == "denial"]
+    assert denial.predicate == stem("return")
+    assert {"striker", stem("return")} <= denial.denied
+    assert denial.speaker == "The ministry"
+    assert [c for c in extract(article("The ministry did not say how many strikers returned."), 0)
+            if c.kind == "denial"] == []
+
+
+def test_it_added_takes_the_organisation_named_before():
+    rows = article('"Nine buses arrived," the council said in a statement. But it added that the roads were closed.')
+    assert attribute(rows, 1).name == "the council"

@@ -97,3 +97,20 @@ def test_one_figure_said_to_count_a_group_alone_and_to_include_others_is_a_discr
     assert [side[0].speaker for side in found.sides] == ["Mayor Ines Paul", "Union head Ravi Das"]
     assert find(analyse("Does the figure of 60 include the guides?"),
                 claims_of("Mayor Ines Paul said 60 miners were rescued, including their guides.")) == []
+
+
+def test_a_negation_is_set_against_another_speakers_plain_assertion_and_each_side_is_quoted():
+    from assistant.discrepancies import Evidence, describe
+
+    texts = ["Port official Mira Lind said the stranded sailors are not being allowed to disembark.",
+             "The sailors' union said the ship is docked and preparations are under way for the stranded sailors to disembark.",
+             "The union said 40 stranded sailors remain on board."]
+    claims = claims_of(*texts)
+    rows = [article(t, source=f"{n}.txt")[0] for n, t in enumerate(texts)]
+    evidence = [Evidence(row, who, 1.0) for row, who in zip(rows, ["Port official Mira Lind", "The sailors' union", "The union"])]
+    [found] = find(analyse("Will the stranded sailors be allowed to disembark?"), claims, evidence)
+    assert found.topic == "whether the stranded sailors are being allowed to disembark"
+    assert [side[0].speaker for side in found.sides] == ["The sailors' union", "Port official Mira Lind"]
+    text = describe(found, {})
+    assert "the sailors' union said “preparations are under way for the stranded sailors to disembark” [1]" in text
+    assert "Port official Mira Lind said “the stranded sailors are not being allowed to disembark” [2]" in text
