@@ -144,7 +144,8 @@ class Assistant:
         for item in ranked:
             if item.relevance >= CLAIM_FLOOR:
                 speaker = attribute(self.index.sentences[item.sentence.source], item.sentence.index)
-                evidence.append(Evidence(item.sentence, speaker.name if speaker else None, item.relevance))
+                named_in = speaker.named_in if speaker and speaker.named_in != item.sentence else None
+                evidence.append(Evidence(item.sentence, speaker.name if speaker else None, item.relevance, named_in))
         return evidence
 
     def _with_copies(self, statements: list[Statement]) -> list[Statement]:

@@ -4,7 +4,8 @@ Two kinds of claim are read, with regular expressions and no model:
 
 - **quantities** — "about 200 fighters", "250 to 300 foreign terrorists", "no more than
   200-300", "up to 150", "more than 3,000 civilians", "dozens", "90 per cent": each becomes
-  an interval (about 200 → 180–220; up to 150 → 0–150; more than 3,000 → 3,000–∞) with
+  an interval (about 200 → 180–220; up to 150 → 0–150; more than 3,000 → 3,000–∞; a
+  bounded range is still the estimate: no more than 200-300 → 200–300) with
   the thing counted ("foreign fighters"), its qualifiers ("foreign", "Syrian"), and the event
   it counts ("left", "remain", "surrender");
 - **denials** — "denied", "completely deny", "was wrong", "not true", and a negated
@@ -45,7 +46,7 @@ _COUNTED_STOP = STOP | {"including", "numbering", "remain", "left", "fled", "sur
 _QUALIFIER_WORDS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish", "russian", "american",
                     "british", "french", "lebanese", "iranian", "western", "european", "domestic", "international"}
 # What a figure counts people doing, in claims and in questions (see discrepancies.question_event).
-EVENTS = {"remain": r"remain\w*|stay\w*|fight on|still in|trapped|holding out|left behind",
+EVENTS = {"remain": r"remain\w*|stay\w*|fight on|still in|trapped|holding out|holed up|left behind",
           "left": r"left|leav\w*|fled|flee\w*|withdr\w+|evacuat\w+|exit\w*|depart\w*|quit|pull\w* out",
           "surrender": r"surrender\w*|handed themselves|(?:gave|give|giving|given) (?:themselves )?up",
           "killed": r"kill\w*|died|dead|deaths?",
@@ -101,8 +102,8 @@ def parse_quantity(match: re.Match) -> Quantity:
         low, high = low * 0.9, high * 1.1
     elif mod in ("nearly", "almost"):
         low = low * 0.9
-    elif mod in ("up to", "no more than", "not more than", "at most", "fewer than", "less than"):
-        low = 0
+    elif mod in ("up to", "no more than", "not more than", "at most", "fewer than", "less than") and not b:
+        low = 0  # "no more than 200-300" gives its range as the estimate, the bound only stresses how few
     elif mod in ("more than", "over", "at least"):
         high = float("inf")
     return Quantity(text, low, high, False, percent, point)

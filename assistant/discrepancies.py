@@ -55,7 +55,10 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     """When the question names a speaker ("What does Selo say…", "according to the Council"),
     only that speaker's claims; `distinctive(stem)` tells rare words from everyday ones, so
     "Raqqa" in "the Raqqa Civil Council" does not make every question about the council.
-    `speakers` are those of the evidence: a named speaker who claims nothing leaves nothing."""
+    `speakers` are those of the evidence: a named speaker who claims nothing leaves nothing.
+    A question comparing speakers ("Does the SDF agree with that?") keeps every speaker."""
+    if question.compares:
+        return claims
     asked = set(question.terms) | set(question.context_terms)  # "And the foreign ones?" after "what did the coalition say"
 
     def named(speaker: str | None) -> bool:
@@ -84,12 +87,24 @@ def find(question: Question, claims: list[Claim], evidence: list[Evidence] | Non
 def bearing(found: list[Found], ranked: list) -> list[Found]:
     """The discrepancies whose every side is stated by evidence nearly as relevant to the
     question as the best: "about 200 Syrian fighters left" does not bear on "how many
-    surrendered in the past 24 hours" just because both count fighters."""
+    surrendered in the past 24 hours" just because both count fighters. A quotation's speaker
+    is part of what it says: "…," he said counts as relevant as the sentence naming him."""
     relevance: dict[Sentence, float] = {}
     for item in ranked:
         relevance[item.sentence] = max(item.relevance, relevance.get(item.sentence, 0.0))
     floor = BEARING * max(relevance.values(), default=0.0)
-    return [f for f in found if all(max(relevance.get(c.sentence, 0.0) for c in side) >= floor for side in f.sides)]
+
+    def stated(c: Claim) -> float:
+        return max(relevance.get(c.sentence, 0.0), relevance.get(c.named_in, 0.0) if c.named_in else 0.0)
+
+    def bears(f: Found) -> bool:
+        near = [max(stated(c) for c in side) >= floor for side in f.sides]
+        for i, side in enumerate(f.sides):  # one speaker quoted differently: as relevant as the best quote
+            near[i] = near[i] or any(near[j] and same_speaker(side[0].speaker, o[0].speaker) and side[0].kind == "quantity"
+                                     for j, o in enumerate(f.sides) if j != i)
+        return all(near)
+
+    return [f for f in found if bears(f)]
 
 
 BEARING = 0.6  # each side's best sentence: at least this share of the best evidence's relevance
@@ -105,6 +120,7 @@ class Evidence:
     sentence: Sentence
     speaker: str | None
     relevance: float
+    named_in: Sentence | None = None  # the sentence naming the speaker, when not this one
 
 
 # --- figures --------------------------------------------------------------------------------
@@ -114,7 +130,8 @@ def _quantity_conflicts(question: Question, claims: list[Claim]) -> list[Found]:
     found = []
     for topic_claims in _topics(relevant):
         sides = _sides(topic_claims)
-        conflicting = [s for s in sides if any(_disjoint(a, b) for o in sides if o is not s for a in s for b in o)]
+        conflicting = [s for s in sides if any(_disjoint(a, b) or _quoted_differently(a, b)
+                                               for o in sides if o is not s for a in s for b in o)]
         if len(conflicting) >= 2:
             found.append(Found(_topic_name(topic_claims), conflicting))
     return found
@@ -137,7 +154,9 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
     if question.target and not nouns and not set(question.target) <= set(claim.qualifiers):
         return False  # "how many foreigners": a qualifier standing for the whole phrase
     own = {q for q in question.terms if q in _ALL_QUALIFIERS}
-    named = own or {q for q in question.context_terms if q in _ALL_QUALIFIERS}  # the follow-up's own win
+    # the follow-up's own qualifiers win; else those of what it counts ("foreign" of "foreign
+    # jihadists", not "Syrian" of "the Syrian Observatory"); else the earlier question's
+    named = own or {q for q in question.target or question.context_terms if q in _ALL_QUALIFIERS}
     if named - set(claim.qualifiers):
         return False  # the question names a qualifier ("foreign") this claim lacks
     event = question_event(question)
@@ -151,15 +170,15 @@ _ALL_QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "tu
 def question_event(question: Question) -> str | None:
     """The event a question counts: "how many … stayed behind" -> "remain". A leading
     subordinate clause ("Before the convoy pulled out, …") is not the question's event."""
-    main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", question.text)
-    main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
-    if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b", main, re.I):
-        return "remain"
-    text = main.lower() + " " + " ".join(question.context_terms)
-    for event, pattern in EVENTS.items():
-        extra = _QUESTION_EVENTS.get(event)
-        if re.search(rf"\b(?:{pattern}{'|' + extra if extra else ''})\b", text):
-            return event
+    for asked in (question.text, question.context):  # the follow-up's own event first, then the earlier turn's
+        main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
+        main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
+        if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b", main, re.I):
+            return "remain"
+        for event, pattern in EVENTS.items():
+            extra = _QUESTION_EVENTS.get(event)
+            if re.search(rf"\b(?:{pattern}{'|' + extra if extra else ''})\b", main.lower()):
+                return event
     return None
 
 
@@ -188,7 +207,7 @@ def _sides(claims: list[Claim]) -> list[list[Claim]]:
 
 def _same_value(a: Claim, b: Claim) -> bool:
     qa, qb = a.quantity, b.quantity
-    if _disjoint(a, b):
+    if _disjoint(a, b) or _quoted_differently(a, b):
         return False
     close = abs(qa.point - qb.point) <= 0.1 * max(qa.point, qb.point)
     return close or bool(a.speaker and a.speaker == b.speaker)
@@ -199,6 +218,33 @@ def _disjoint(a: Claim, b: Claim) -> bool:
     if (qa.vague and qb.vague) or qa.percent != qb.percent:
         return False
     return qa.high < qb.low or qb.high < qa.low
+
+
+def _quoted_differently(a: Claim, b: Claim) -> bool:
+    """One speaker given different figures by different articles: Reuters quotes Selo as
+    saying "no more than 200-300", another outlet "250 to 300". Overlapping ranges, but
+    the articles disagree on what he said."""
+    return a.sentence.source != b.sentence.source and same_speaker(a.speaker, b.speaker) \
+        and not (a.quantity.vague or b.quantity.vague) and _figures(a) != _figures(b)
+
+
+def same_speaker(a: str | None, b: str | None) -> bool:
+    """The same person or body, however the articles title and spell them: the surname
+    decides ("Talal Sello" is "SDF spokesman Talal Selo"; "Mr Abdel Rahman" is "Rami Abdel Rahman")."""
+    if a == b:
+        return bool(a)
+    name = _surname(a or "")
+    return name is not None and name == _surname(b or "")
+
+
+def _surname(speaker: str) -> str | None:
+    names = [w for w in re.findall(r"\b[A-Z][\w’'\-]+", speaker) if w not in ("The", "A", "An")]
+    return stem(names[-1]) if names else None
+
+
+def _figures(claim: Claim) -> frozenset[str]:
+    """The numbers a figure is written with: "about 200" and "200" agree, "250 to 300" and "200-300" do not."""
+    return frozenset(n.replace(",", "") for n in re.findall(r"\d[\d,.]*", claim.quantity.text))
 
 
 def _topic_name(claims: list[Claim]) -> str:
@@ -222,7 +268,7 @@ def _surface_noun(claim: Claim) -> str:
 
 # --- what a figure includes -----------------------------------------------------------------
 
-_COMPOSITION_WORDS = {"includ", "famili", "mean", "compris", "consist", "combin", "total", "relat", "agre"}
+_COMPOSITION_WORDS = {"includ", "famili", "mean", "compris", "consist", "combin", "total", "relat"}
 
 
 def _composition_conflicts(question: Question, claims: list[Claim]) -> list[Found]:
@@ -294,7 +340,7 @@ def _assertion_of(denial: Claim, claims: list[Claim], evidence: list[Evidence]) 
             continue
         if wanted <= set(terms(s.text)):
             return Claim(s, "assertion", "asserted", speaker=item.speaker, denied=frozenset(wanted),
-                         predicate=denial.predicate)
+                         predicate=denial.predicate, named_in=item.named_in)
     return None
 
 
@@ -328,17 +374,41 @@ def describe(found: Found, cites: dict) -> str:
     speaker is named in another sentence ("he said") cites that sentence too."""
     from assistant.answering.extractive import markers
 
+    def who(claims: list[Claim]) -> str:
+        lead = max(claims, key=lambda c: len(c.speaker or ""))  # the fullest name any copy gives
+        return re.sub(r"^The\b", "the", lead.speaker or "one report")
+
+    def refs(side: list[Claim]) -> str:
+        named = [c.named_in for c in side if c.named_in and c.named_in not in [c.sentence for c in side]][:1]
+        return markers([c.sentence for c in side] + named, cites)
+
+    speakers = _by_speaker(found.sides)
+    if len(speakers) == 1 and len(speakers[0]) > 1:  # every side is one speaker's, quoted differently
+        values = "; ".join(f"{side[0].value} {refs(side)}" for side in speakers[0])
+        return f"The articles quote {who([c for side in found.sides for c in side])} differently on {found.topic}: {values}."
     parts = []
-    for side in found.sides:
-        lead = max(side, key=lambda c: len(c.speaker or ""))  # the fullest name any copy gives
-        who = re.sub(r"^The\b", "the", lead.speaker or "one report")
-        named = [lead.named_in] if lead.named_in and lead.named_in not in [c.sentence for c in side] else []
-        refs = markers([c.sentence for c in side] + named, cites)
+    for speaker in speakers:
+        if len(speaker) > 1:
+            values = " and at ".join(f"{side[0].value} {refs(side)}" for side in speaker)
+            parts.append(f"{who([c for side in speaker for c in side])} is quoted as putting it at {values}")
+            continue
+        [side] = speaker
+        lead = max(side, key=lambda c: len(c.speaker or ""))
         verb = {"quantity": f"put it at {lead.value}", "denial": "denied it",
                 "composition": f"said “{lead.value}”"}.get(lead.kind, "said so")
         words = _clause_saying(lead) if lead.predicate else None
-        parts.append(f"{who} {'said “' + words + '”' if words else verb} {refs}")
+        parts.append(f"{who(side)} {'said “' + words + '”' if words else verb} {refs(side)}")
     return f"Accounts differ on {found.topic}: " + "; ".join(parts) + "."
+
+
+def _by_speaker(sides: list[list[Claim]]) -> list[list[list[Claim]]]:
+    """Sides grouped by who is quoted: two sides of a quantity from one speaker stay together."""
+    groups: list[list[list[Claim]]] = []
+    for side in sides:
+        group = next((g for g in groups if side[0].kind == g[0][0].kind == "quantity"
+                      and same_speaker(g[0][0].speaker, side[0].speaker)), None)
+        groups.append([side]) if group is None else group.append(side)
+    return groups
 
 
 def _clause_saying(claim: Claim) -> str | None:

@@ -38,6 +38,8 @@ class Question:
     target: list[str] = field(default_factory=list)
     context_terms: list[str] = field(default_factory=list)
     context_names: set[str] = field(default_factory=set)
+    context: str = ""  # the earlier question a follow-up leans on, as asked
+    compares: bool = False  # "Does the SDF agree with that?": every side of the earlier answer is wanted
 
     @property
     def query(self) -> str:
@@ -85,11 +87,21 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         user, assistant = previous
         if question.kind == "other" and user:
             question.kind = answer_kind(user) if re.match(r"^(and|what about|how about)\b", text.strip(), re.I) else "other"
+        if question.kind == "yesno" and user and _AGREEMENT.search(text):
+            question.kind = answer_kind(user)  # "Does the SDF agree with that?": what the SDF says of the same thing
+            question.compares = True
         if not question.target and question.kind == "number":
             question.target = counted_thing(user)
         question.context_terms = [t for t in terms(user) if t not in question.terms]
         question.context_names = names(user) | names(_strip_markers(assistant))
+        question.context = user
     return question
+
+
+# A yes/no follow-up asking whether another party shares the answer just given.
+_AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*\b(?:agree|disagree|concur|confirm|dispute|contradict|"
+                        r"corroborate|back|share|accept|support|go along)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?",
+                        re.I)
 
 
 def _leans_on_history(text: str, own_terms: list[str]) -> bool:

@@ -6,7 +6,8 @@ main clause's) wins. A pronoun ("he said") or a quotation without a speaker take
 last person named before it — speaking or just mentioned with a role ("Health ministry
 spokesman Omar Haddad visited…") — or, for a quotation that runs on, the speaker after
 it. A short name ("Selo") takes its fullest form in the same article ("SDF spokesman
-Talal Selo").
+Talal Selo"). A source left unnamed in the lede ("…, a monitor said") is the one the next
+sentence names ("…, the Britain-based Syrian Observatory for Human Rights said").
 
 What it does not do: resolve names across articles, or tell people from organisations.
 """
@@ -70,6 +71,10 @@ def _tidy(name: str) -> str | None:
     return " ".join(words)
 
 
+_INDEFINITE = re.compile(r"^(?:a|an)\s+[a-z]", re.I)  # "a monitor", "an official": named later, if at all
+LEDE = 3  # sentences (the headline counts) in which a story may name its source only in the next one
+
+
 @dataclass(frozen=True)
 class Speaker:
     """Who says something, in the fullest form the article gives, and the sentence that names them."""
@@ -81,6 +86,11 @@ class Speaker:
 def attribute(sentences: list[Sentence], index: int) -> Speaker | None:
     """Who says sentence `index` of an article (sentences in reading order)."""
     own = speaker_in(sentences[index].text)
+    if own and _INDEFINITE.match(own) and index <= LEDE:  # "…, a monitor said": the next paragraph names it
+        later = next((s for s in sentences[index + 1:index + 2] if (found := speaker_in(s.text))
+                      and not _PRONOUN.match(found) and not _INDEFINITE.match(found)), None)
+        if later:
+            return _fullest(speaker_in(later.text), sentences, later)
     if own and not _PRONOUN.match(own):
         return _fullest(own, sentences, sentences[index])
     if not own and open_quote(sentences[index].text):  # a quote that runs on: its speaker comes after
@@ -104,9 +114,6 @@ def mention_in(text: str) -> str | None:
     visited…"): the antecedent of a later "he said"."""
     match = _ROLE_NAME.search(text)
     return match.group(1).strip() if match else None
-
-
-
 
 
 def _fullest(name: str, sentences: list[Sentence], where: Sentence) -> Speaker:

@@ -21,7 +21,7 @@ def quantities(text: str):
 @pytest.mark.parametrize("text, value, low, high", [
     ("About 120 rebels left the town, the monitor said.", "about 120", 108, 132),
     ("Between 40 and 60 — no: 40 to 60 police officers remained.", "40 to 60", 40, 60),
-    ("Officials said \"no more than 500-700\" protesters stayed.", "no more than 500-700", 0, 700),
+    ("Officials said \"no more than 500-700\" protesters stayed.", "no more than 500-700", 500, 700),
     ("Up to 80 foreign volunteers remain in the port.", "up to 80", 0, 80),
     ("More than 1,200 residents fled overnight.", "more than 1,200", 1200, float("inf")),
     ("Approximately 35 soldiers surrendered.", "approximately 35", 31.5, 38.5),
@@ -113,3 +113,17 @@ def test_a_negated_permission_is_a_denial_of_its_subject_and_verb():
 def test_it_added_takes_the_organisation_named_before():
     rows = article('"Nine buses arrived," the council said in a statement. But it added that the roads were closed.')
     assert attribute(rows, 1).name == "the council"
+
+
+def test_a_source_left_unnamed_in_the_lede_is_the_one_the_next_sentence_names():
+    rows = article("Flood waters reached the old town overnight, a relief group said on Monday. "
+                   "Residents moved to higher ground, the Danube Relief Network said. "
+                   "The bridge was closed. Buses were sent. "
+                   "Two schools were shut, a relief group said. Roads were cleared, the Interior Ministry said.")
+    assert attribute(rows, 0).name == "the Danube Relief Network" and attribute(rows, 0).named_in == rows[1]
+    assert attribute(rows, 4).name == "a relief group"  # past the lede, an unnamed source stays unnamed
+
+
+def test_a_bounded_range_is_the_estimate_and_holed_up_is_remaining():
+    [claim] = quantities("Officials said no more than 40-60 gunmen were holed up in the mall.")
+    assert (claim.quantity.low, claim.quantity.high, claim.event) == (40, 60, "remain")

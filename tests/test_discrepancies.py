@@ -55,13 +55,30 @@ def test_a_qualifier_in_the_question_keeps_other_groups_out():
 
 
 def test_a_question_about_one_speaker_is_answered_from_that_speaker_alone():
-    claims = claims_of("Ministry spokeswoman Dana Vos said 200 to 260 miners remained.",
-                       "The union said 80 miners remained.", "Dana Vos later said no more than 250 miners remained.")
+    claims = claims_of("Ministry spokeswoman Dana Vos said 200 to 260 miners remained. She said 250 miners remained.",
+                       "The union said 80 miners remained.", "Dana Vos said 240 miners remained.")
     q = analyse("What does Dana Vos say about how many miners remained?")
     scoped = scoped_to_speaker(q, claims, distinctive=lambda t: t in {"dana", "vo"})
     # names are expanded within one article, not across articles
     assert {c.speaker for c in scoped} == {"Ministry spokeswoman Dana Vos", "Dana Vos"}
-    assert find(q, scoped) == []
+    assert find(q, scoped[:2]) == []  # her own figure inside her own range, in one article
+
+
+def test_one_speaker_quoted_with_different_figures_by_different_articles_is_a_discrepancy():
+    from assistant.discrepancies import describe
+
+    claims = claims_of("Only 250 to 300 foreign miners remain, Talal Selo said.",
+                       "Talal Sello said no more than 200-300 foreign miners remain.",
+                       "Talal Sello told reporters no more than 200-300 foreign miners remain.",
+                       "The union said up to 150 foreign miners remain.")
+    q = analyse("What figure did Talal Selo give for the foreign miners who remain?")
+    [found] = find(q, [c for c in claims if "Tal" in (c.speaker or "")])
+    assert [[c.value for c in side] for side in found.sides] == [["250 to 300"], ["no more than 200-300"] * 2]
+    assert describe(found, {}).startswith("The articles quote Talal Sello differently on the number of foreign miners")
+    [found] = find(q, claims)
+    text = describe(found, {})
+    assert "the union put it at up to 150" in text
+    assert "is quoted as putting it at 250 to 300 [1] and at no more than 200-300 [2][3]" in text
 
 
 def test_spelling_variants_of_one_figure_agree():
@@ -114,3 +131,24 @@ def test_a_negation_is_set_against_another_speakers_plain_assertion_and_each_sid
     text = describe(found, {})
     assert "the sailors' union said “preparations are under way for the stranded sailors to disembark” [1]" in text
     assert "Port official Mira Lind said “the stranded sailors are not being allowed to disembark” [2]" in text
+
+
+def test_a_follow_up_asking_whether_another_party_agrees_compares_every_speaker():
+    history = [{"role": "user", "content": "According to the monitor, how many foreign fighters remain in the port?"},
+               {"role": "assistant", "content": "The monitor said up to 40 foreign fighters remain."}]
+    q = analyse("Does the army agree with that?", history)
+    assert (q.kind, q.compares, q.target) == ("number", True, ["foreign", "fighter"])
+    claims = claims_of("The monitor said up to 40 foreign fighters remain in the port.",
+                       "The army said 90 foreign fighters remain in the port.")
+    assert scoped_to_speaker(q, claims, distinctive=lambda t: True) == claims
+    [found] = find(q, claims)
+    assert {side[0].value for side in found.sides} == {"up to 40", "90"}
+    assert analyse("Does the army agree with that?").kind == "yesno"  # no earlier turn: a plain yes/no
+
+
+def test_speakers_are_the_same_by_surname_never_by_a_bare_article():
+    from assistant.discrepancies import same_speaker
+
+    assert same_speaker("Talal Sello", "SDF spokesman Talal Selo")
+    assert same_speaker("The army", "The army")
+    assert not same_speaker("The monitor", "The army") and not same_speaker(None, None)
