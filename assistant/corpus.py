@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from llama_index.core import Document
-
 from assistant.errors import CorpusError
 
 SUPPORTED_SUFFIXES = (".txt", ".md")
@@ -57,6 +55,8 @@ def read_corpus(folder: Path, max_bytes: int = 5_000_000) -> Corpus:
 
 def to_document(source: str, text: str) -> Document:
     """A Document whose id is the source name; metadata is kept out of embeddings and prompts."""
+    from llama_index.core import Document  # imported here: questions never need it, and it costs ~1.8 s
+
     title = next((line.strip() for line in text.splitlines() if line.strip()), source)[:120]
     meta = {"source": source, "title": title, "n_sentences": len(split_sentences(text))}
     return Document(id_=source, text=text, metadata=meta,

@@ -323,6 +323,9 @@ DENIAL_RELEVANCE = 0.35
 def _bears_on(denial: Claim, asked: set[str]) -> bool:
     """The question asks about what is denied: its first denied word, or two of them."""
     ordered = [t for t in terms(denial.sentence.text) if t in denial.denied]
+    kinds, denied_kinds = asked & _ALL_QUALIFIERS, denial.denied & _ALL_QUALIFIERS
+    if kinds and denied_kinds and not kinds & denied_kinds:
+        return False  # "Did the Syrian fighters leave…?" is not about what foreign fighters may do
     return bool(ordered) and (ordered[0] in asked or len(denial.denied & asked) >= 2)
 
 

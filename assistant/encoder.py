@@ -18,8 +18,6 @@ from functools import cached_property
 from pathlib import Path
 
 import numpy as np
-from llama_index.core.base.embeddings.base import BaseEmbedding
-from pydantic import PrivateAttr
 
 
 def model_dir(name: str = "") -> Path:
@@ -111,32 +109,3 @@ def _erf(x: np.ndarray) -> np.ndarray:
     t = 1.0 / (1.0 + 0.3275911 * x)
     poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
     return sign * (1.0 - poly * np.exp(-x * x))
-
-
-class NumpyEmbedding(BaseEmbedding):
-    """`MiniLM` behind LlamaIndex's embedding interface (queries and small batches)."""
-
-    folder: str = ""
-    _model: MiniLM | None = PrivateAttr(default=None)
-
-    @classmethod
-    def class_name(cls) -> str:
-        return "NumpyMiniLM"
-
-    @property
-    def model(self) -> MiniLM:
-        if self._model is None:
-            self._model = MiniLM(model_dir(self.folder))
-        return self._model
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        return self.model.encode([query])[0].tolist()
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return self.model.encode([text])[0].tolist()
-
-    def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
-        return self.model.encode(texts).tolist()
-
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return self._get_query_embedding(query)

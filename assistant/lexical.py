@@ -30,7 +30,7 @@ from pathlib import Path
 from assistant.errors import StoreError
 from assistant.text import copy_key, term_set
 
-FORMAT = 2  # bump when what is saved changes (2: document frequencies count acronyms)
+FORMAT = 3  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in table order)
 
 
 @dataclass(frozen=True)
@@ -77,11 +77,11 @@ class Lexicon:
         tmp = self.folder.with_name(self.folder.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
-        if nodes:
-            _bm25_of(nodes).persist(str(tmp / "bm25"), show_progress=False)
+        if nodes:  # BM25's documents in the table's order, so a hit's number is its row there
+            _bm25_of([(id_, s.start, s.text) for id_, s in zip(self.order, self._rows)]).persist(
+                str(tmp / "bm25"), show_progress=False)
         table = {"format": FORMAT, "rows": self.rows, "texts": self.texts, "df": self.df,
-                 "sentences": [[self.ids[(s.source, s.index)], s.start, s.end, s.text]
-                               for rows in self.sentences.values() for s in rows],
+                 "sentences": [[id_, s.start, s.end, s.text] for id_, s in zip(self.order, self._rows)],
                  "copies": self.copies}
         (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         remove(self.folder)
@@ -107,17 +107,22 @@ class Lexicon:
         copies = [[tuple(k) for k in group] for group in table["copies"]]
         return cls(Path(folder), rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies)
 
-    def bm25(self, top_k: int):
-        """A BM25Retriever over the sentences, memory-mapped from `bm25/`."""
-        from llama_index.retrievers.bm25 import BM25Retriever
-
+    def bm25(self, top_k: int) -> "BM25Search":
+        """BM25 over the sentences, memory-mapped from `bm25/`."""
         try:
-            retriever = BM25Retriever.from_persist_dir(str(self.folder / "bm25"), mmap=True, show_progress=False)
+            return BM25Search(self.folder / "bm25", self.order, top_k)
         except (OSError, ValueError) as error:
             raise StoreError(f"The BM25 index in {self.folder} is unreadable ({error}). "
                              "Run `assistant ingest --rebuild` to rebuild the store.") from error
-        retriever.similarity_top_k = max(1, min(top_k, self.rows))
-        return retriever
+
+    @cached_property
+    def _rows(self) -> list[Sentence]:
+        return [s for rows in self.sentences.values() for s in rows]
+
+    @cached_property
+    def order(self) -> list[str]:
+        """Node ids in the table's order (BM25's document numbers)."""
+        return [self.ids[(s.source, s.index)] for s in self._rows]
 
     @cached_property
     def n_sentences(self) -> int:
@@ -132,6 +137,29 @@ class Lexicon:
         n = self._group_of.get((sentence.source, sentence.index))
         keys = self.copies[n] if n is not None else []
         return [self.sentences[s][i] for s, i in keys if s != sentence.source and i < len(self.sentences.get(s, []))]
+
+
+class BM25Search:
+    """The saved bm25s index, queried directly: tokenised as `BM25Retriever` indexed it
+    (English stop words, Snowball stemmer), without importing LlamaIndex at question time."""
+
+    def __init__(self, folder: Path, ids: list[str], top_k: int):
+        import bm25s
+        import Stemmer
+
+        self.model = bm25s.BM25.load(str(folder), mmap=True, load_corpus=False)
+        self.stemmer = Stemmer.Stemmer("english")
+        self.ids, self.top_k = ids, max(1, min(top_k, len(ids)))
+
+    def search(self, query: str) -> list[str]:
+        """Ids of the best-matching sentences, best first; those sharing no word are left out."""
+        import bm25s
+
+        tokens = bm25s.tokenize(query, stopwords="en", stemmer=self.stemmer, show_progress=False)
+        if not tokens.vocab:
+            return []
+        docs, scores = self.model.retrieve(tokens, k=self.top_k, show_progress=False, n_threads=1)
+        return [self.ids[int(d)] for d, score in zip(docs[0], scores[0]) if score > 0]
 
 
 def remove(folder: Path) -> None:

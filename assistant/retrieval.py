@@ -1,10 +1,16 @@
 """Evidence for a question: sentences fetched by dense and BM25 retrieval, fused by rank.
 
-Dense retrieval asks the Chroma collection for nearest neighbours; BM25 (bm25s through
-`llama-index-retrievers-bm25`, saved by ingest in the lexicon) searches the same sentences;
-LlamaIndex's `QueryFusionRetriever` fuses the two lists by reciprocal rank. Each `Evidence`
-also carries the cosine similarity of its sentence to the query, because the answerers need
-an absolute measure of relevance (rank fusion only gives an order).
+Dense retrieval asks the Chroma collection for nearest neighbours; BM25 (the bm25s index
+that ingest builds through `llama-index-retrievers-bm25`, saved in the lexicon) searches the
+same sentences; the two lists are fused by reciprocal rank (k = 60, as in Cormack et al.
+and LlamaIndex's `QueryFusionRetriever`). Each `Evidence` also carries the cosine
+similarity of its sentence to the query, because the answerers need an absolute measure of
+relevance (rank fusion only gives an order).
+
+Why not `QueryFusionRetriever` itself: it keys nodes by content hash, so our text-less
+dense hits all shared one hash and forty neighbours collapsed into a single node; and
+importing `llama_index.core` costs ~1.8 s of every cold `assistant ask`. Fusing by node id
+here is eight lines.
 """
 
 from __future__ import annotations
@@ -14,9 +20,19 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from llama_index.core.base.base_retriever import BaseRetriever
 
 from assistant.index import Index, Sentence
+
+RRF_K = 60.0  # reciprocal-rank constant: one list's outliers cannot dominate the other's
+
+
+def reciprocal_rank_fusion(rankings: list[list[str]], top_k: int) -> list[tuple[str, float]]:
+    """Ids from several best-first rankings, ordered by the sum of 1 / (RRF_K + rank)."""
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, id_ in enumerate(ranking):
+            fused[id_] = fused.get(id_, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(fused.items(), key=lambda item: item[1], reverse=True)[:top_k]
 
 
 @dataclass(frozen=True)
@@ -44,37 +60,30 @@ class Retriever:
     def embed(self):
         """The question embedder: all-MiniLM-L6-v2 in NumPy (`encoder`), the same vectors as the
         ingest's torch model without torch's seconds of import on every cold start."""
-        from assistant.encoder import NumpyEmbedding
+        from assistant.encoder import MiniLM, model_dir
 
-        return NumpyEmbedding(folder=self.settings.embed_model)
+        return MiniLM(model_dir(self.settings.embed_model))
 
     @cached_property
     def dense(self) -> "ChromaNeighbours":
         return ChromaNeighbours(self.index.collection, min(self.settings.top_k, self.index.lexicon.rows))
 
     @cached_property
-    def fusion(self):
-        from llama_index.core.llms import MockLLM
-        from llama_index.core.retrievers import QueryFusionRetriever
-
-        k = self.settings.top_k
-        return QueryFusionRetriever([self.dense, self.index.lexicon.bm25(k)], llm=MockLLM(), mode="reciprocal_rerank",
-                                    num_queries=1, use_async=False, similarity_top_k=k)
+    def lexical(self):
+        return self.index.lexicon.bm25(self.settings.top_k)
 
     def retrieve(self, query: str, expansion: str = "") -> list[Evidence]:
         """The top fused sentences for `query`, best first. `expansion` (synonyms) widens the
         lexical search only; the dense search embeds the query as asked."""
-        from llama_index.core.schema import QueryBundle
-
-        with self._lock:  # bm25s and the neighbours' last scores are not thread-safe
-            vector = self.embed.get_query_embedding(query)
-            results = self.fusion.retrieve(QueryBundle(f"{query} {expansion}".strip(), embedding=vector))
-            cosines = dict(self.dense.last)
-        found = [(self.index.sentence(r.node.node_id), r) for r in results]
-        found = [(s, r) for s, r in found if s is not None]
-        missing = [r.node.node_id for _, r in found if r.node.node_id not in cosines]
-        cosines.update(self._cosines(missing, vector))
-        return [Evidence(s, r.score or 0.0, cosines.get(r.node.node_id, 0.0)) for s, r in found]
+        with self._lock:  # bm25s is not thread-safe
+            vector = self.embed.encode([query])[0].tolist()
+            cosines = self.dense.neighbours(vector)
+            lexical = self.lexical.search(f"{query} {expansion}".strip())
+        fused = reciprocal_rank_fusion([list(cosines), lexical], self.settings.top_k)
+        found = [(self.index.sentence(id_), id_, score) for id_, score in fused]
+        found = [(s, id_, score) for s, id_, score in found if s is not None]
+        cosines.update(self._cosines([id_ for _, id_, _ in found if id_ not in cosines], vector))
+        return [Evidence(s, score, cosines.get(id_, 0.0)) for s, id_, score in found]
 
     def _cosines(self, ids: list[str], vector: list[float]) -> dict[str, float]:
         """Cosine similarity to `vector` of stored nodes (those BM25 found and dense did not)."""
@@ -85,21 +94,17 @@ class Retriever:
         return dict(zip(rows["ids"], sims.tolist()))
 
 
-class ChromaNeighbours(BaseRetriever):
-    """Nearest sentences in the Chroma collection, as bare nodes scored by cosine similarity.
+class ChromaNeighbours:
+    """Nearest sentences in the Chroma collection, by cosine similarity.
 
     LlamaIndex's `ChromaVectorStore` retriever asks Chroma for every hit's metadata and text
     and rebuilds full nodes from JSON (~6 ms a question); the sentence table already has the
-    text, so this asks for ids and distances only. `last` keeps the latest call's cosines."""
+    text, so this asks for ids and distances only."""
 
     def __init__(self, collection, top_k: int):
-        super().__init__()
         self.collection, self.top_k = collection, top_k
-        self.last: dict[str, float] = {}
 
-    def _retrieve(self, query_bundle):
-        from llama_index.core.schema import NodeWithScore, TextNode
-
-        hits = self.collection.query(query_embeddings=[query_bundle.embedding], n_results=self.top_k, include=["distances"])
-        self.last = {id_: 1.0 - d for id_, d in zip(hits["ids"][0], hits["distances"][0])}  # cosine space
-        return [NodeWithScore(node=TextNode(id_=id_, text=""), score=c) for id_, c in self.last.items()]
+    def neighbours(self, vector: list[float]) -> dict[str, float]:
+        """Node id -> cosine similarity of the `top_k` nearest sentences, nearest first."""
+        hits = self.collection.query(query_embeddings=[vector], n_results=self.top_k, include=["distances"])
+        return {id_: 1.0 - d for id_, d in zip(hits["ids"][0], hits["distances"][0])}  # cosine space

@@ -1,0 +1,34 @@
+"""Dense + BM25 retrieval fused by reciprocal rank, on the seeds."""
+
+from assistant.retrieval import RRF_K, reciprocal_rank_fusion
+
+
+def test_reciprocal_rank_fusion_sums_one_over_k_plus_rank_by_id():
+    fused = reciprocal_rank_fusion([["a", "b", "c"], ["c", "d"]], top_k=3)
+    assert [id_ for id_, _ in fused] == ["c", "a", "b"]  # b and d tie; the first list's comes first
+    assert fused[0][1] == 1 / (RRF_K + 2) + 1 / RRF_K
+
+
+def test_every_dense_neighbour_survives_fusion_as_its_own_sentence(seeds_bot):
+    """Dense hits carry no text; fusion keyed by content hash once merged them all into one."""
+    retriever = seeds_bot.retriever
+    question = "How many fighters surrendered to the coalition?"
+    vector = retriever.embed.encode([question])[0].tolist()
+    nearest = list(retriever.dense.neighbours(vector))[:10]
+    found = retriever.retrieve(question)
+    ids = {seeds_bot.index.lexicon.ids[(e.source, e.sentence.index)] for e in found}
+    assert set(nearest) <= ids
+    assert len({(e.source, e.sentence.index) for e in found}) == len(found)
+    assert max(e.fused for e in found) <= 2 / RRF_K  # no node collects more than one rank per list
+
+
+def test_bm25_numbers_its_documents_as_the_sentence_table_does(seeds_bot):
+    """A hit's document number maps to its node id through the table's order: each sentence,
+    searched for by its own words, comes back first (or a word-for-word copy of it does)."""
+    lexical, index = seeds_bot.retriever.lexical, seeds_bot.index
+    rows = [s for source in sorted(index.lexicon.sentences) for s in index.lexicon.sentences[source]][::7]
+    for row in rows:
+        [best, *_] = lexical.search(row.text)
+        assert index.sentence(best).text == row.text or set(row.text.split()) <= set(index.sentence(best).text.split())
+    assert "parade" in index.sentence(lexical.search("parade")[0]).text
+    assert lexical.search("the of and") == []
