@@ -19,7 +19,7 @@ from assistant.answer import Answer
 from assistant.answering.extractive import ExtractiveAnswerer
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
-from assistant.claims import Claim, extract
+from assistant.claims import Claim, extract, refers_back
 from assistant.speakers import attribute
 from assistant.discrepancies import Evidence, Found, bearing, find, scoped_to_speaker
 from assistant.errors import QuestionError
@@ -134,8 +134,16 @@ class Assistant:
             if (s.source, s.index) in seen:
                 continue
             seen.add((s.source, s.index))
-            found = extract(self.index.sentences[s.source], s.index)
+            rows = self.index.sentences[s.source]
+            found = extract(rows, s.index)
             claims += [c for c in found if c.kind == "quantity" or item.relevance >= CLAIM_FLOOR]
+            after = s.index + 1
+            if any(c.kind == "quantity" for c in found) and after < len(rows) and (s.source, after) not in seen \
+                    and refers_back(rows[after].text):  # "…, said that figure included the families"
+                seen.add((s.source, after))
+                for claim in extract(rows, after):
+                    claim.refers_to = s
+                    claims.append(claim)
         return claims
 
     def _evidence(self, ranked: list[Scored]) -> list[Evidence]:

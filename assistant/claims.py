@@ -80,6 +80,7 @@ class Claim:
     named_in: Sentence | None = None       # the sentence that names the speaker, when not this one
     includes: str | None = None            # for compositions: others "inside" the figure, or "besides" it
     predicate: str | None = None           # for negations: the stem of the verb negated ("leav")
+    refers_to: Sentence | None = None      # the sentence whose figure "that figure" means, when not this one
 
     @property
     def head(self) -> str | None:
@@ -214,7 +215,7 @@ def denial_claims(sentence: Sentence, speaker: str | None) -> list[Claim]:
     if reported:
         who = reported.group("who") or reported.group("who2")
         what = reported.group("what") or reported.group("what2")
-        claims.append(Claim(sentence, "assertion", "asserted", speaker=who.strip(), denied=frozenset(terms(what))))
+        claims.append(Claim(sentence, "assertion", what.strip(" .,\"“”"), speaker=who.strip(), denied=frozenset(terms(what))))
     return claims
 
 
@@ -261,6 +262,11 @@ _SPEECH = {"comment", "earlier", "report", "claim", "statement", "council", "mem
 _BESIDES = re.compile(r"\b(?:along with|together with|accompanied by|in addition to|as well as|plus)\b", re.I)
 _INSIDE = re.compile(r"\b(?:including|included|includes|include|comprising|comprised|among them)\b", re.I)
 _ANAPHOR = re.compile(r"\b(?:that|the|this) (?:figure|number|total|count|tally|toll)\b", re.I)
+
+
+def refers_back(text: str) -> bool:
+    """Does the sentence speak of an earlier sentence's figure ("that figure included…")?"""
+    return bool(_ANAPHOR.search(text))
 
 
 def composition_claims(sentences: list[Sentence], index: int, speaker: str | None,

@@ -88,14 +88,15 @@ def bearing(found: list[Found], ranked: list) -> list[Found]:
     """The discrepancies whose every side is stated by evidence nearly as relevant to the
     question as the best: "about 200 Syrian fighters left" does not bear on "how many
     surrendered in the past 24 hours" just because both count fighters. A quotation's speaker
-    is part of what it says: "…," he said counts as relevant as the sentence naming him."""
+    is part of what it says: "…," he said counts as relevant as the sentence naming him; and
+    "that figure included…" as the sentence that gives the figure."""
     relevance: dict[Sentence, float] = {}
     for item in ranked:
         relevance[item.sentence] = max(item.relevance, relevance.get(item.sentence, 0.0))
     floor = BEARING * max(relevance.values(), default=0.0)
 
     def stated(c: Claim) -> float:
-        return max(relevance.get(c.sentence, 0.0), relevance.get(c.named_in, 0.0) if c.named_in else 0.0)
+        return max(relevance.get(s, 0.0) for s in (c.sentence, c.named_in, c.refers_to) if s is not None)
 
     def bears(f: Found) -> bool:
         near = [max(stated(c) for c in side) >= floor for side in f.sides]
@@ -362,7 +363,11 @@ def _denied_topic(denial: Claim) -> str:
     if match and match.group().lower().startswith("den"):
         span = text[match.end():]
         span = re.split(r"[.;:\"“”]|,\s*(?:after|but|while|which|as)\b", span)[0]
-        span = re.sub(r"^\s*(?:on \w+(?: \w+)?\s+)?(?:that\s+|any\s+)?", "", span)
+        span = re.sub(r"^\s*(?:on \w+(?: \w+)?\s+)?", "", span)
+        if not re.match(r"that\b", span):  # "deny any negotiations": a thing, not a clause
+            span = re.sub(r"^(?:any|the|all|reports? of)\s+", "", span)
+            span = ("there were " if re.match(r"\w+s\b", span) else "there was ") + span
+        span = re.sub(r"^that\s+", "", span)
     else:
         reported = re.search(r"\bthat\s+(.+)$", text[:match.start()] if match else text)
         span = reported.group(1) if reported else ""
@@ -399,7 +404,7 @@ def describe(found: Found, cites: dict) -> str:
         lead = max(side, key=lambda c: len(c.speaker or ""))
         verb = {"quantity": f"put it at {lead.value}", "denial": "denied it",
                 "composition": f"said “{lead.value}”"}.get(lead.kind, "said so")
-        words = _clause_saying(lead) if lead.predicate else None
+        words = _clause_saying(lead) if lead.predicate or lead.kind in ("assertion", "denial") else None
         parts.append(f"{who(side)} {'said “' + words + '”' if words else verb} {refs(side)}")
     return f"Accounts differ on {found.topic}: " + "; ".join(parts) + "."
 
@@ -418,16 +423,28 @@ def _clause_saying(claim: Claim) -> str | None:
     """The words of a negation or of the assertion set against it, verbatim: the clause
     holding its subject and verb ("preparations are under way for foreign combatants to
     leave"), so the reader sees what each side said, not just that they differ."""
-    negated = NEGATED.search(claim.sentence.text) if claim.kind == "denial" else None
+    text = claim.sentence.text
+    negated = NEGATED.search(text) if claim.kind == "denial" and claim.predicate else None
     if negated:
-        text = claim.sentence.text
         return text[negated_clause_start(text, negated):negated.end()] + re.split(r"[.,;:\"“”]", text[negated.end():])[0]
+    if claim.kind == "denial":  # the speaker's own words of denial, when quoted ("We completely deny any…")
+        match = DENIAL.search(text)
+        quoted = match and _inside_quotes(text, match.start())
+        return re.split(r"[.;:\"“”]|,\s", text[quoted:])[0].strip(" ,") if quoted else None
+    if claim.kind == "assertion" and claim.value != "asserted":  # the words its denier's sentence reports
+        return claim.value
     wanted = {claim.predicate, _first_term(claim)} - {None}
-    for clause in re.split(r"[,;:\"“”()]\s*|\s+(?:and|but|while)\s+", claim.sentence.text):
-        clause = clause.strip(" .")
+    for clause in re.split(r",(?!\d)\s*|[;:\"“”()]\s*|\s+(?:and|but|while)\s+(?=[^,;]*\b(?:is|are|was|were|has|have|had|will|would)\b)", text):
+        clause = clause.strip(" .")  # "and" starts a clause only when a verb follows ("…and preparations are under way…")
         if len(clause.split()) >= 3 and wanted <= set(terms(clause)):
             return clause
     return None
+
+
+def _inside_quotes(text: str, at: int) -> int:
+    """Where the quotation holding position `at` opens (0 when there is none)."""
+    opened = max(text.rfind("“", 0, at), text.rfind('"', 0, at) if text[:at].count('"') % 2 else -1)
+    return opened + 1 if opened >= 0 and "”" not in text[opened:at] else 0
 
 
 def _first_term(claim: Claim) -> str | None:

@@ -31,7 +31,8 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "combat": "fighter", "insurg": "fighter", "gunmen": "fighter", "gunman": "fighter",
             "flee": "fled", "withdrawn": "left", "withdrew": "left",
             "leav": "left", "depart": "left", "evacu": "left", "quit": "left", "stay": "remain", "remain": "remain",
-            "talk": "negoti", "discuss": "negoti"}
+            "talk": "negoti", "discuss": "negoti",
+            "denial": "deni", "reject": "deni", "dismiss": "deni", "refut": "deni", "rebut": "deni"}
 
 
 # Irregular forms the Snowball stemmer leaves apart ("sent" vs "send").
@@ -74,8 +75,8 @@ def terms(text: str) -> list[str]:
 
 @lru_cache(maxsize=131072)
 def _terms(text: str) -> tuple[str, ...]:  # sentences recur across questions: tokenise each once
-    text = PHRASES.sub("IS", text)
-    return tuple(stem(w) for w in words(text) if w.lower() not in STOP and not w[0].isdigit())
+    text = PHRASES.sub("IS", text)  # "IS" is the group, not the verb: kept like its variants ISIL and Daesh
+    return tuple(stem(w) for w in words(text) if (w.lower() not in STOP or w == "IS") and not w[0].isdigit())
 
 
 # A run of capitalised words, joined at most by one small word ("Observatory for Human Rights").

@@ -37,7 +37,10 @@ according as if although though because also however meanwhile earlier later las
 be been has have had do does did will would can could should may might must said says say told
 accounts reports sources figures estimates
 """.split())
-SPELLINGS = {"sello": "selo", "raqa": "raqqa"}  # spelling variants treated as the same word
+# Spelling variants treated as the same word; the group's names (IS, ISIL, ISIS, Daesh,
+# Islamic State) are one name, as the discrepancy issue defines them.
+SPELLINGS = {"sello": "selo", "raqa": "raqqa", "isis": "isil", "daesh": "isil"}
+_GROUP = re.compile(r"\bIslamic State\b|\bIS\b")  # case-sensitive: the verb "is" is no name
 
 
 def _as_dict(answer: Any) -> dict:
@@ -51,7 +54,7 @@ def _strip_markers(text: str) -> str:
 def _word_set(text: str) -> set[str]:
     """Lower-case alphanumeric words, possessives dropped, spelling variants merged."""
     out = set()
-    for w in re.findall(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?", text):
+    for w in re.findall(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?", _GROUP.sub("ISIL", text)):
         w = re.sub(r"['’]s$", "", w.lower())
         out.add(SPELLINGS.get(w, w))
     return out

@@ -127,3 +127,11 @@ def test_a_source_left_unnamed_in_the_lede_is_the_one_the_next_sentence_names():
 def test_a_bounded_range_is_the_estimate_and_holed_up_is_remaining():
     [claim] = quantities("Officials said no more than 40-60 gunmen were holed up in the mall.")
     assert (claim.quantity.low, claim.quantity.high, claim.event) == (40, 60, "remain")
+
+
+def test_the_group_is_a_term_however_it_is_named_and_denial_verbs_are_one():
+    from assistant.text import terms
+
+    assert terms("IS fighters")[0] == terms("ISIL fighters")[0] == terms("Islamic State fighters")[0] == terms("Daesh")[0]
+    assert "is" not in terms("The city is quiet")
+    assert set(terms("rejected")) == set(terms("denied")) == set(terms("dismissed"))

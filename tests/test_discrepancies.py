@@ -152,3 +152,31 @@ def test_speakers_are_the_same_by_surname_never_by_a_bare_article():
     assert same_speaker("Talal Sello", "SDF spokesman Talal Selo")
     assert same_speaker("The army", "The army")
     assert not same_speaker("The monitor", "The army") and not same_speaker(None, None)
+
+
+def test_a_quoted_denial_of_a_thing_is_set_against_its_assertion_in_each_sides_words():
+    from assistant.discrepancies import Evidence, describe
+
+    texts = ['"We completely deny any talks with the strikers," mine director Ana Kol told reporters.',
+             "The strikers had met managers under a deal negotiated by the union, union head Ravi Das said."]
+    claims = claims_of(*texts)
+    rows = [article(t, source=f"{n}.txt")[0] for n, t in enumerate(texts)]
+    evidence = [Evidence(row, who, 1.0) for row, who in zip(rows, ["mine director Ana Kol", "union head Ravi Das"])]
+    [found] = find(analyse("Were there negotiations with the strikers?"), claims, evidence)
+    assert found.topic == "whether there were talks with the strikers"
+    text = describe(found, {})
+    assert "union head Ravi Das said “The strikers had met managers under a deal negotiated by the union” [1]" in text
+    assert "mine director Ana Kol said “We completely deny any talks with the strikers” [2]" in text
+
+
+def test_a_sentence_saying_what_that_figure_included_bears_as_the_figure_does():
+    from types import SimpleNamespace
+
+    claims = claims_of("Mayor Ines Paul said 60 miners were rescued along with their guides.",
+                       "Union head Ravi Das said that figure of 60 included the guides.")
+    q = analyse("How many miners were rescued?")
+    [found] = find(q, claims)
+    mayor, union = (side[0] for side in found.sides)
+    union.refers_to = mayor.sentence  # as `Assistant._claims` marks a sentence read for its "that figure"
+    ranked = [SimpleNamespace(sentence=mayor.sentence, relevance=0.9), SimpleNamespace(sentence=union.sentence, relevance=0.1)]
+    assert bearing([found], ranked) == [found]
