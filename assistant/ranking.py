@@ -24,7 +24,10 @@ from assistant.retrieval import Evidence
 from assistant.text import acronym_names, names, numbers, stem, term_set, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
-TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|yesterday|today|tonight|overnight|last night|(?:19|20)\d\d|(?:past|last|next) (?:\d+|\w+) " + _DURATION + r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|many) " + _DURATION + r"|morning|afternoon|evening)\b")
+# Names of days and months are matched as capitalised ("May", not "may"); the rest in any case ("Last night, …").
+TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|(?:19|20)\d\d"
+                  r"|(?i:yesterday|today|tonight|overnight|last night|morning|afternoon|evening|(?:past|last|next) (?:\d+|\w+) " + _DURATION
+                  + r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|many) " + _DURATION + r"))\b")
 DURATION = re.compile(r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|many) " + _DURATION
                       + r"|(?:for|spent|took|lasted) (?:hours|days|weeks|months|years))\b", re.I)
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to)\b", re.I)

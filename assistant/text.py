@@ -32,7 +32,8 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "flee": "fled", "withdrawn": "left", "withdrew": "left",
             "leav": "left", "depart": "left", "evacu": "left", "quit": "left", "stay": "remain", "remain": "remain",
             "talk": "negoti", "discuss": "negoti",
-            "denial": "deni", "reject": "deni", "dismiss": "deni", "refut": "deni", "rebut": "deni"}
+            "denial": "deni", "reject": "deni", "dismiss": "deni", "refut": "deni", "rebut": "deni",
+            "spokesman": "speak", "spokeswoman": "speak", "spokesperson": "speak", "spokesmen": "speak"}
 
 
 # Irregular forms the Snowball stemmer leaves apart ("sent" vs "send").

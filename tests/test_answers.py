@@ -93,6 +93,15 @@ def test_question_kinds_read_relative_pronouns_and_periods_right():
     assert answer_kind("In which city did they meet?") == "place"
 
 
+def test_a_time_is_read_at_the_start_of_a_sentence_and_may_is_a_month_only_capitalised():
+    from assistant.ranking import TIME
+    from assistant.text import terms
+
+    assert TIME.search("“Last night, the final batch left the city,” he said.")
+    assert TIME.search("The talks began in May.") and not TIME.search("The talks may begin soon.")
+    assert terms("speaking for the army")[0] == terms("army spokesman")[-1] == terms("spokeswoman")[0]
+
+
 @pytest.mark.slow
 def test_a_why_question_gets_the_reason_that_follows_a_restatement(tmp_path):
     from assistant import Assistant
