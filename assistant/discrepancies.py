@@ -7,11 +7,13 @@ Given the claims in the evidence that bears on a question, `find`:
 2. groups them into sides by value: copies of one figure (a wire story reprinted, the
    same speaker quoted twice) are one side, cited together;
 3. reports a discrepancy when two sides' intervals are disjoint (about 200 vs 275; up to
-   150 vs 250–300; "hundreds" vs more than 3,000). A figure inside another's range is no
-   conflict, nor are two magnitudes ("hundreds", "dozens"), nor spelling variants (handled
-   by `text.stem`);
-4. sets each denial ("we completely deny any negotiations") against the best sentence
-   from another speaker that asserts what is denied.
+   150 vs 250–300; "hundreds" vs more than 3,000), or when different articles quote one
+   speaker with different figures (Selo's "250 to 300" and "no more than 200-300"). A
+   figure inside another speaker's range is no conflict, nor are two magnitudes
+   ("hundreds", "dozens"), nor spelling variants (handled by `text.stem`);
+4. sets each denial ("we completely deny any negotiations", "foreign fighters are not
+   being allowed to leave") against the best sentence from another speaker that asserts
+   what is denied.
 
 `describe` renders one discrepancy as a sentence that attributes and cites both sides.
 What it does not do: judge who is right, or compare claims across unrelated questions.
@@ -383,7 +385,7 @@ def describe(found: Found, cites: dict) -> str:
     from assistant.answering.extractive import markers
 
     def who(claims: list[Claim]) -> str:
-        lead = max(claims, key=lambda c: len(c.speaker or ""))  # the fullest name any copy gives
+        lead = max(claims, key=lambda c: len(c.speaker or ""))
         return re.sub(r"^The\b", "the", lead.speaker or "one report")
 
     def refs(side: list[Claim]) -> str:
@@ -401,7 +403,7 @@ def describe(found: Found, cites: dict) -> str:
             parts.append(f"{who([c for side in speaker for c in side])} is quoted as putting it at {values}")
             continue
         [side] = speaker
-        lead = max(side, key=lambda c: len(c.speaker or ""))
+        lead = max(side, key=lambda c: len(c.speaker or ""))  # the fullest name any copy gives
         verb = {"quantity": f"put it at {lead.value}", "denial": "denied it",
                 "composition": f"said “{lead.value}”"}.get(lead.kind, "said so")
         words = _clause_saying(lead) if lead.predicate or lead.kind in ("assertion", "denial") else None
@@ -415,14 +417,20 @@ def _by_speaker(sides: list[list[Claim]]) -> list[list[list[Claim]]]:
     for side in sides:
         group = next((g for g in groups if side[0].kind == g[0][0].kind == "quantity"
                       and same_speaker(g[0][0].speaker, side[0].speaker)), None)
-        groups.append([side]) if group is None else group.append(side)
+        if group is None:
+            groups.append([side])
+        else:
+            group.append(side)
     return groups
 
 
 def _clause_saying(claim: Claim) -> str | None:
-    """The words of a negation or of the assertion set against it, verbatim: the clause
-    holding its subject and verb ("preparations are under way for foreign combatants to
-    leave"), so the reader sees what each side said, not just that they differ."""
+    """What one side of a denial said, verbatim, so the reader sees it, not just that the
+    sides differ: a negation's clause ("foreign fighters are not being allowed to leave");
+    a denial in the speaker's own quoted words ("We completely deny any negotiations…"),
+    else None ("denied it"); a reported assertion's reported words; an assertion's clause
+    holding the denied subject and verb ("preparations are under way for foreign
+    combatants to leave")."""
     text = claim.sentence.text
     negated = NEGATED.search(text) if claim.kind == "denial" and claim.predicate else None
     if negated:

@@ -1,8 +1,8 @@
 """Speakers: who says a sentence of an article.
 
 Patterns, no model: "X said", "said X", "X told AFP", "according to X", "a statement by
-X", "X, head of Y, said", "The army denied", "it added"; within a sentence the earliest speaker (the
-main clause's) wins. A pronoun ("he said") or a quotation without a speaker takes the
+X", "X, head of Y, said", "The army denied", "it added"; within a sentence the earliest
+speaker (the main clause's) wins. A pronoun ("he said") or a quotation without a speaker takes the
 last person named before it — speaking or just mentioned with a role ("Health ministry
 spokesman Omar Haddad visited…") — or, for a quotation that runs on, the speaker after
 it. A short name ("Selo") takes its fullest form in the same article ("SDF spokesman
@@ -86,11 +86,10 @@ class Speaker:
 def attribute(sentences: list[Sentence], index: int) -> Speaker | None:
     """Who says sentence `index` of an article (sentences in reading order)."""
     own = speaker_in(sentences[index].text)
-    if own and _INDEFINITE.match(own) and index <= LEDE:  # "…, a monitor said": the next paragraph names it
-        later = next((s for s in sentences[index + 1:index + 2] if (found := speaker_in(s.text))
-                      and not _PRONOUN.match(found) and not _INDEFINITE.match(found)), None)
-        if later:
-            return _fullest(speaker_in(later.text), sentences, later)
+    if own and _INDEFINITE.match(own) and index <= LEDE and index + 1 < len(sentences):
+        named = speaker_in(sentences[index + 1].text)  # "…, a monitor said": the next paragraph names it
+        if named and not _PRONOUN.match(named) and not _INDEFINITE.match(named):
+            return _fullest(named, sentences, sentences[index + 1])
     if own and not _PRONOUN.match(own):
         return _fullest(own, sentences, sentences[index])
     if not own and open_quote(sentences[index].text):  # a quote that runs on: its speaker comes after
