@@ -15,6 +15,15 @@ def claims_of(*texts: str):
     return out
 
 
+def claims_with_evidence(*texts_and_speakers: tuple[str, str]):
+    """Claims of one-sentence articles, and those sentences as equally relevant evidence."""
+    from assistant.discrepancies import Evidence
+
+    texts = [text for text, _ in texts_and_speakers]
+    rows = [article(text, source=f"{n}.txt")[0] for n, text in enumerate(texts)]
+    return claims_of(*texts), [Evidence(row, who, 1.0) for row, (_, who) in zip(rows, texts_and_speakers)]
+
+
 def test_disjoint_figures_for_the_same_thing_conflict_with_both_sides_attributed():
     claims = claims_of("The Red Crescent said about 90 families left the camp.",
                        "Camp manager Ali Nour said 140 families left the camp.")
@@ -117,14 +126,13 @@ def test_one_figure_said_to_count_a_group_alone_and_to_include_others_is_a_discr
 
 
 def test_a_negation_is_set_against_another_speakers_plain_assertion_and_each_side_is_quoted():
-    from assistant.discrepancies import Evidence, describe
+    from assistant.discrepancies import describe
 
-    texts = ["Port official Mira Lind said the stranded sailors are not being allowed to disembark.",
-             "The sailors' union said the ship is docked and preparations are under way for the stranded sailors to disembark.",
-             "The union said 40 stranded sailors remain on board."]
-    claims = claims_of(*texts)
-    rows = [article(t, source=f"{n}.txt")[0] for n, t in enumerate(texts)]
-    evidence = [Evidence(row, who, 1.0) for row, who in zip(rows, ["Port official Mira Lind", "The sailors' union", "The union"])]
+    claims, evidence = claims_with_evidence(
+        ("Port official Mira Lind said the stranded sailors are not being allowed to disembark.", "Port official Mira Lind"),
+        ("The sailors' union said the ship is docked and preparations are under way for the stranded sailors to disembark.",
+         "The sailors' union"),
+        ("The union said 40 stranded sailors remain on board.", "The union"))
     [found] = find(analyse("Will the stranded sailors be allowed to disembark?"), claims, evidence)
     assert found.topic == "whether the stranded sailors are being allowed to disembark"
     assert [side[0].speaker for side in found.sides] == ["The sailors' union", "Port official Mira Lind"]
@@ -155,13 +163,11 @@ def test_speakers_are_the_same_by_surname_never_by_a_bare_article():
 
 
 def test_a_quoted_denial_of_a_thing_is_set_against_its_assertion_in_each_sides_words():
-    from assistant.discrepancies import Evidence, describe
+    from assistant.discrepancies import describe
 
-    texts = ['"We completely deny any talks with the strikers," mine director Ana Kol told reporters.',
-             "The strikers had met managers under a deal negotiated by the union, union head Ravi Das said."]
-    claims = claims_of(*texts)
-    rows = [article(t, source=f"{n}.txt")[0] for n, t in enumerate(texts)]
-    evidence = [Evidence(row, who, 1.0) for row, who in zip(rows, ["mine director Ana Kol", "union head Ravi Das"])]
+    claims, evidence = claims_with_evidence(
+        ('"We completely deny any talks with the strikers," mine director Ana Kol told reporters.', "mine director Ana Kol"),
+        ("The strikers had met managers under a deal negotiated by the union, union head Ravi Das said.", "union head Ravi Das"))
     [found] = find(analyse("Were there negotiations with the strikers?"), claims, evidence)
     assert found.topic == "whether there were talks with the strikers"
     text = describe(found, {})
