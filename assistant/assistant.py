@@ -16,7 +16,7 @@ from pathlib import Path
 
 from assistant import _offline, retrieval
 from assistant.answer import Answer
-from assistant.answering.extractive import ExtractiveAnswerer
+from assistant.answering.extractive import ExtractiveAnswerer, abstention
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import Claim, extract, refers_back
@@ -73,11 +73,16 @@ class Assistant:
         ranked = self.ranker.rank(q, self._retrieve(q))
         statements = self._with_copies(group_copies(ranked))
         evidence = self._evidence(ranked)
-        claims = scoped_to_speaker(q, self._claims(ranked), lambda t: self.ranker.share(t) < DISTINCTIVE,
-                                   {e.speaker for e in evidence})
+        every = self._claims(ranked)
+        claims = scoped_to_speaker(q, every, lambda t: self.ranker.share(t) < DISTINCTIVE, {e.speaker for e in evidence})
+        if len(claims) < len(every):  # "the coalition's line": nor is another speaker's assertion set against it
+            speakers = {c.speaker for c in claims}
+            evidence = [e for e in evidence if e.speaker in speakers]
         found = bearing(find(q, claims, evidence), ranked)
+        unknown = self.ranker.unknown_names(q)
+        drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
         draft = None
-        for item in self._drafts(q, statements, found):
+        for item in drafts:
             if isinstance(item, Draft):
                 draft = item
             else:

@@ -62,13 +62,30 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     if question.compares:
         return claims
     asked = set(question.terms) | set(question.context_terms)  # "And the foreign ones?" after "what did the coalition say"
+    sourced = as_source(question.text) | as_source(question.context)
 
     def named(speaker: str | None) -> bool:
         words = re.findall(r"[A-Za-z][\w’'\-]{3,}", speaker or "")
-        return any(stem(w) in asked and distinctive(stem(w)) for w in words)
+        return any(stem(w) in asked and (distinctive(stem(w)) or stem(w) in sourced) for w in words)
 
     scoped = [c for c in claims if named(c.speaker)]
     return scoped if scoped or any(named(s) for s in speakers) else claims
+
+
+# The question asks what someone says: "according to the coalition", "the coalition's line",
+# "what did the council say". The named party's words are then speaker words even when common.
+_AS_SOURCE = [
+    re.compile(r"\baccording to (?:the )?((?:[\w\-]+ ){0,3}[\w\-]+)", re.I),
+    re.compile(r"\b(?:the )?([\w\-]+)[’']s? (?:own )?(?:line|position|view|stance|account|version|estimate|figure|"
+               r"claim|statement|take|explanation|response|reaction|answer|count|tally)\b", re.I),
+    re.compile(r"\b(?:do|does|did|has|have|had|what|how) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:say|said|claim|"
+               r"report|estimate|state|tell|told|think|put|describe|call|deny|denied|insist|announce|reply|respond)\b", re.I),
+]
+
+
+def as_source(text: str) -> set[str]:
+    """Stems of the words the question uses to name whose account it wants."""
+    return {t for pattern in _AS_SOURCE for m in pattern.finditer(text or "") for t in terms(m.group(1))}
 
 
 def find(question: Question, claims: list[Claim], evidence: list[Evidence] | None = None) -> list[Found]:

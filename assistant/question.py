@@ -49,13 +49,21 @@ class Question:
 
 
 def answer_kind(text: str) -> str:
-    lowered = text.lower().strip()
+    lowered = spelled_out(text.lower().strip())
     opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(lowered)
     for kind, pattern in _KIND_PATTERNS:
         match = re.search(pattern, lowered)
         if match and not (opened and kind != "yesno" and match.start() > 0 and _relative(lowered, match.start())):
             return kind
     return "other"
+
+
+_CONTRACTED = re.compile(r"\b(who|what|where|when|how|why|which|that|there|it)[’']s\b", re.I)
+
+
+def spelled_out(text: str) -> str:
+    """ "who's the head" -> "who is the head": the question's kind is read from full forms."""
+    return _CONTRACTED.sub(r"\1 is", text)
 
 
 _WH_OPENING = re.compile(r"(?:how|what|why|when|where|which|who|whom|whose)\b")

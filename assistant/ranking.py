@@ -12,6 +12,7 @@ What it does not do: decide to abstain or compose text — the answerers do, fro
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from assistant.claims import quantity_claims
 from assistant.discrepancies import counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
-from assistant.question import Question
+from assistant.question import Question, spelled_out
 from assistant.retrieval import Evidence
 from assistant.text import acronym_names, names, numbers, stem, term_set, terms, words
 
@@ -30,6 +31,7 @@ TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunda
                   + r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|many) " + _DURATION + r"))\b")
 DURATION = re.compile(r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|many) " + _DURATION
                       + r"|(?:for|spent|took|lasted) (?:hours|days|weeks|months|years))\b", re.I)
+KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus word is that word misspelt ("Sellow")
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to)\b", re.I)
 
 
@@ -67,6 +69,7 @@ class Statement:
 class Ranker:
     def __init__(self, index: Index):
         self.index = index
+        self._parts: frozenset[str] | None = None
 
     def weight(self, term: str) -> float:
         """Inverse document frequency over sentences; a word the corpus never uses weighs most."""
@@ -77,6 +80,26 @@ class Ranker:
         """The share of sentences that use `term`."""
         lexicon = self.index.lexicon
         return lexicon.df.get(term, 0) / max(lexicon.n_sentences, 1)
+
+    def unknown_names(self, question: Question) -> list[str]:
+        """Names in the question that no article uses, in any spelling close to it: "Was Abu
+        Bakr al-Baghdadi in Raqqa?" asks about someone the articles never mention. A single
+        capitalised word that opens a sentence of the question ("Summarise …") is no name."""
+        text = question.text
+        openers = {m.group(1) for m in re.finditer(r"(?:^|[.?!]\s+)[\"“'‘(]?([A-Z][\w’'\-]*)", text)}
+        return [name for name in sorted(names(text)) if name not in openers and terms(name)
+                and not any(self._known(t) for t in terms(name))]
+
+    def _known(self, term: str) -> bool:
+        vocabulary = self.index.lexicon.df
+        if vocabulary.get(term, 0) > 0 or term in self._hyphen_parts():  # "US" in "US-backed"
+            return True
+        return len(term) >= 5 and bool(difflib.get_close_matches(term, list(vocabulary), n=1, cutoff=KNOWN_SPELLING))
+
+    def _hyphen_parts(self) -> frozenset[str]:
+        if self._parts is None:
+            self._parts = frozenset(stem(p) for t in self.index.lexicon.df if "-" in t for p in t.split("-") if p)
+        return self._parts
 
     def copies_of(self, sentence: Sentence) -> list[Sentence]:
         """Sentences in other articles that say exactly this (up to spelling and punctuation)."""
@@ -170,7 +193,7 @@ def _person_fit(question: Question, text: str, before: str) -> float:
     has_role = not roles or any(re.search(rf"\b{r}", text + " " + before, re.I) for r in roles)
     if people and has_role:
         return 0.2
-    if _STRICT_PERSON.search(question.text):
+    if _STRICT_PERSON.search(spelled_out(question.text)):
         return -0.15
     if _new_names(question, text) or _AGENT.search(text):  # "was brokered by the council and tribal elders"
         return 0.08

@@ -118,7 +118,7 @@ def numbers(text: str) -> set[str]:
     return {n.replace(",", "").rstrip(".") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
 
 
-_NAME = re.compile(r"\b(?:[A-Z][\w’'\-]*(?:\s+(?:of|for|al|bin|de|the)?\s*[A-Z][\w’'\-]*)*)")
+_NAME = re.compile(r"\b(?:[A-Z][\w’'\-]*(?:\s+(?:of|for|al|bin|de|the)?\s*(?:al-)?[A-Z][\w’'\-]*)*)")
 _NOT_NAMES = STOP | {"but", "and", "under", "backed", "earlier", "last", "new", "mr", "col", "colonel"}
 
 

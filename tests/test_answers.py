@@ -5,6 +5,7 @@ import re
 import pytest
 
 from assistant import Answer, QuestionError
+from assistant.question import analyse
 
 pytestmark = pytest.mark.slow
 
@@ -154,3 +155,64 @@ def test_which_group_wants_an_organisation_and_an_acronym_covers_the_name_it_abb
         "The Dairy Workers Alliance (DWA), which leads the NFU, called the offer unacceptable.\n", encoding="utf-8")
     answer = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store").ask("Which group leads the Northern Farmers Union?")
     assert answer.text.startswith("The Dairy Workers Alliance (DWA)")
+
+
+@pytest.fixture(scope="module")
+def harbour_bot(tmp_path_factory):
+    """A two-article corpus written for the tests: a harbour stand-off with a disputed permission."""
+    from assistant import Assistant
+
+    root = tmp_path_factory.mktemp("harbour")
+    corpus = root / "corpus"
+    corpus.mkdir()
+    (corpus / "monitor.txt").write_text(
+        "Sailors wait at Valmont\n\nThe Valmont Seafarers Monitor said the ship had docked and preparations are under "
+        "way for the stranded sailors to disembark. \"Forty sailors remain on board,\" monitor head Ines Paul said, "
+        "adding they had been at sea for nine weeks.\n", encoding="utf-8")
+    (corpus / "port.txt").write_text(
+        "Port holds the line\n\nThe US-backed port authority said the stranded sailors are not being allowed to "
+        "disembark. Port spokesman Tomas Vey said the authority would inspect the ship first.\n", encoding="utf-8")
+    return Assistant(corpus_dir=corpus, store_dir=root / "store")
+
+
+@pytest.mark.slow
+def test_a_question_about_someone_the_articles_never_mention_abstains_and_names_them(harbour_bot):
+    answer = harbour_bot.ask("Did Abu Bakr al-Rashidi order the sailors to stay on board?")
+    assert answer.abstained and answer.citations == []
+    assert "none of them mentions Abu Bakr al-Rashidi" in answer.text
+    # a misspelt name, a part of a hyphenated word and a question's opening word are no unknown names
+    for question in ("What did Tomas Veyy say?", "Is the port authority US-backed? Did the US back it?",
+                     "Summarise what the monitor said about the sailors."):
+        assert not harbour_bot.ranker.unknown_names(analyse(question)), question
+
+
+@pytest.mark.slow
+def test_who_is_written_short_still_wants_the_person(harbour_bot):
+    answer = harbour_bot.ask("who's the head of the Valmont Seafarers Monitor?")
+    assert "Ines Paul" in answer.text and len(answer.citations) == 1
+
+
+@pytest.mark.slow
+def test_a_question_about_one_partys_line_sets_no_other_speaker_against_it(harbour_bot):
+    disputed = harbour_bot.ask("Will the stranded sailors be allowed to disembark?")
+    assert len(disputed.discrepancies) == 1
+    scoped = harbour_bot.ask("What's the port authority's line on letting the stranded sailors disembark?")
+    assert scoped.discrepancies == [] and "not being allowed to disembark" in scoped.text
+
+
+def test_the_party_whose_account_is_asked_for_is_read_from_the_question():
+    from assistant.discrepancies import as_source
+
+    assert as_source("What's the coalition's line on it?") == {"coalit"}
+    assert as_source("According to the Raqqa Civil Council, how many left?") >= {"council"}
+    assert as_source("What did the monitor say about the convoy?") == {"monitor"}
+    assert as_source("How many fighters left Raqqa?") == set()
+
+
+def test_a_garbled_copy_that_repeats_a_chosen_quotation_is_redundant():
+    from assistant.answering.extractive import _redundant
+
+    chosen = '"All the miners were rescued over the past five days," union head Ravi Das said, adding they were safe.'
+    garbled = '"All the miners were rescued over the past five days," union head Ravi DThe mayor thanked the crews on Friday.'
+    assert _redundant(garbled, chosen)
+    assert not _redundant("The mayor thanked the rescue crews on Friday.", chosen)

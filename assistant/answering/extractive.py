@@ -13,6 +13,9 @@ fixed connective phrases of the discrepancy sentence and a bracketed speaker nam
 
 from __future__ import annotations
 
+import re
+from difflib import SequenceMatcher
+
 from assistant.citations import Draft
 from assistant.speakers import attribution_note
 from assistant.discrepancies import Found, describe
@@ -90,11 +93,26 @@ def markers(sentences, cites: dict) -> str:
     return "".join(out)
 
 
-def abstention(question: Question) -> Draft:
+def abstention(question: Question, unknown: list[str] = ()) -> Draft:
+    """The answer when the articles do not answer; `unknown` are names of the question none mentions."""
+    if unknown:
+        names = " or ".join(unknown)
+        return Draft(f"The articles don't say: none of them mentions {names}.", {}, abstained=True)
     return Draft(f"The articles don't say. None of the indexed articles answers “{question.text.strip()}”.",
                  {}, abstained=True)
 
 
 def _redundant(a: str, b: str) -> bool:
-    ta, tb = set(terms(a)), set(terms(b))
-    return bool(ta) and len(ta & tb) / len(ta) >= 0.75
+    """`a` says little beyond the already chosen `b`, or repeats a long run of its words (the
+    same quotation, as in a garbled copy that runs it into the next sentence)."""
+    ta = set(terms(a))
+    return bool(ta) and (len(ta & set(terms(b))) / len(ta) >= 0.75 or _shared_run(a, b) >= SAME_QUOTE)
+
+
+SAME_QUOTE = 12  # consecutive words two statements share when they repeat one quotation
+
+
+def _shared_run(a: str, b: str) -> int:
+    """The longest run of consecutive words (lower-cased, punctuation aside) `a` and `b` share."""
+    wa, wb = (re.findall(r"[\w’'\-]+", t.lower()) for t in (a, b))
+    return SequenceMatcher(None, wa, wb, autojunk=False).find_longest_match(0, len(wa), 0, len(wb)).size
