@@ -107,7 +107,8 @@ class Ranker:
 
     def rank(self, question: Question, evidence: list[Evidence]) -> list[Scored]:
         wanted = self.wanted(question)
-        scored = [Scored(e, self.relevance(wanted, e, question), self.fit(question, e.sentence)) for e in evidence]
+        scored = [Scored(e, self.relevance(wanted, e, question),
+                         self.fit(question, e.sentence) - (HEADLINE if headline(e.sentence.text) else 0.0)) for e in evidence]
         return sorted(scored, key=lambda s: s.score, reverse=True)
 
     def wanted(self, question: Question) -> list[tuple[str, float]]:
@@ -144,6 +145,14 @@ class Ranker:
     def neighbours(self, sentence: Sentence, before: int = 1, after: int = 1) -> list[Sentence]:
         rows = self.index.sentences.get(sentence.source, [])
         return [s for s in rows[max(0, sentence.index - before):sentence.index + after + 1] if s.index != sentence.index]
+
+
+HEADLINE = 0.2  # a headline states what the story's sentences say in full and attribute
+
+
+def headline(text: str) -> bool:
+    """A headline or crosshead ("Final Raqa push begins"): no sentence-ending punctuation."""
+    return not re.search(r"[.!?][\"'”’)\]]*\s*$", text)
 
 
 def _by_acronym(own: frozenset[str], question: Question) -> frozenset[str]:

@@ -216,3 +216,11 @@ def test_a_garbled_copy_that_repeats_a_chosen_quotation_is_redundant():
     garbled = '"All the miners were rescued over the past five days," union head Ravi DThe mayor thanked the crews on Friday.'
     assert _redundant(garbled, chosen)
     assert not _redundant("The mayor thanked the rescue crews on Friday.", chosen)
+
+
+def test_a_headline_is_told_from_a_sentence():
+    from assistant.ranking import headline
+
+    assert headline("Final Raqa push begins") and headline("All IS fighters have fled Raqqa: human rights monitor")
+    assert not headline("The strike ended on Tuesday.") and not headline('"We are in the final phase," she said.')
+    assert not headline("“Is it over?”")

@@ -20,7 +20,7 @@ from assistant.citations import Draft
 from assistant.speakers import attribution_note
 from assistant.discrepancies import Found, describe
 from assistant.question import Question
-from assistant.ranking import REASON, Scored, Statement
+from assistant.ranking import REASON, Scored, Statement, headline
 from assistant.retrieval import Evidence
 from assistant.text import terms
 
@@ -62,7 +62,7 @@ class ExtractiveAnswerer:
             if len(chosen) >= self.max_sentences or best.score < NEAR_BEST * top.score:
                 break
             if best.relevance >= MIN_RELEVANCE and (question.kind not in TYPED or best.fit > 0) \
-                    and not any(_redundant(statement.text, c.text) for c in chosen):
+                    and not headline(statement.text) and not any(_redundant(statement.text, c.text) for c in chosen):
                 chosen.append(statement)
         return chosen
 
