@@ -96,7 +96,8 @@ def split_sentences(text: str) -> list[str]:
     """Sentences of `text`, each a verbatim substring, in order.
 
     Lines are split first (headlines and captions carry no full stop and would otherwise be
-    glued to the next sentence), then Punkt splits each line, then a quotation that runs
+    glued to the next sentence), then Punkt splits each line, and two sentences a bad copy
+    ran together ("…Abdel RahThe coalition said…") are parted; then a quotation that runs
     over several sentences is kept whole with its attribution:
     '"We deny any deal. We are fighting," Nuri Mahmoud told AFP.' is one unit, so the quote
     and its speaker are cited together. Whitespace at either end is dropped, so
@@ -139,7 +140,16 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _punkt(line: str) -> list[str]:
-    return [line[a:b].strip() for a, b in _tokenizer().span_tokenize(line) if line[a:b].strip()]
+    return [piece for a, b in _tokenizer().span_tokenize(line) for piece in _unglued(line[a:b].strip()) if piece]
+
+
+# Two sentences run together by a bad copy ("…Rami Abdel RahThe US-led coalition told AFP…"):
+# a lower-case letter directly followed by a capitalised word that opens sentences.
+_GLUED = re.compile(r"(?<=[a-z]{2})(?=(?:The|A|An|In|On|At|But|And|It|He|She|They|We|This|That|Earlier|Meanwhile|However) )")
+
+
+def _unglued(sentence: str) -> list[str]:
+    return [part.strip() for part in _GLUED.split(sentence)]
 
 
 @lru_cache(maxsize=1)

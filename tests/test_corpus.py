@@ -56,3 +56,9 @@ def test_mixed_quote_marks_do_not_duplicate_or_swallow_sentences():
     assert sentences == ['It was done to "minimise casualties”.', "Leaders said they sought peace.",
                          '"Open quote.', "Never closed"]
     assert all(text[a:b] == s for (a, b), s in zip(sentence_spans(text), sentences))
+
+
+def test_two_sentences_a_bad_copy_ran_together_are_parted():
+    text = 'Union head Ravi DasThe mayor thanked the crews on Friday. He met McDonald at the InterContinental.'
+    assert split_sentences(text) == ["Union head Ravi Das", "The mayor thanked the crews on Friday.",
+                                     "He met McDonald at the InterContinental."]
