@@ -223,7 +223,10 @@ def citation_precision(answer: Any, similarity: Similarity | None = None) -> flo
     when it alone does not support its statement AND the statement's other citations still
     do without it. A marker shared by two statements counts once per statement.
     (Unlike ALCE, a citation is not penalised when the statement is unsupported as a whole:
-    that is a recall failure.) None when no statement carries a marker."""
+    that is a recall failure.) A syndicated copy of another quote the statement cites is never
+    imprecise: the product cites every copy of a reprinted sentence by design, and a reprint
+    that drops two words ("… to AFP") would otherwise count against it.
+    None when no statement carries a marker."""
     answer = _as_dict(answer)
     quotes = _quotes_by_marker(answer)
     total = imprecise = 0
@@ -232,8 +235,17 @@ def citation_precision(answer: Any, similarity: Similarity | None = None) -> flo
             total += 1
             alone = supports(text, quotes.get(m, []), similarity)
             others = [q for o in markers if o != m for q in quotes.get(o, [])]
-            imprecise += (not alone) and supports(text, others, similarity)
+            reprint = any(_copies(q, o) for q in quotes.get(m, []) for o in others)
+            imprecise += (not alone) and not reprint and supports(text, others, similarity)
     return None if total == 0 else 1 - imprecise / total
+
+
+COPY = 0.75  # word overlap (Jaccard) of two quotes that are one sentence reprinted
+
+
+def _copies(a: str, b: str) -> bool:
+    wa, wb = _word_set(a), _word_set(b)
+    return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= COPY
 
 
 def grounding(answer: Any) -> float | None:

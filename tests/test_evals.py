@@ -127,6 +127,9 @@ def test_redundant_citation_is_imprecise():
     # Two copies that each support the statement are both precise.
     b = answer("Selo said 275 Syrian fighters left. [1][2]", [cite(1, Q_SELO), cite(2, Q_SELO, "b.txt")])
     assert m.citation_precision(b) == 1.0
+    # A reprint that dropped a name the statement keeps ("… told AFP") is still a copy, cited by design.
+    c = answer(Q_SELO + " AFP [1][2]", [cite(1, Q_SELO + " AFP"), cite(2, Q_SELO, "b.txt")])
+    assert m.citation_precision(c) == 1.0
 
 
 # --- discrepancies, false alarms, abstention ---------------------------------------------
