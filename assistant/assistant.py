@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 from assistant import _offline, retrieval
@@ -35,6 +37,7 @@ _offline.configure()
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy bear on the question
 MAX_COPIES = 8  # citations for one statement
+READINGS = 65536  # sentences whose claims and speaker are kept between questions
 DISTINCTIVE = 0.12  # a speaker's name word used by fewer sentences than this singles the speaker out
 
 
@@ -49,15 +52,23 @@ class Assistant:
         self.index = Index(self.settings)
         if ingest and self.index.is_empty():
             self.ingest()
-        self.retriever = Retriever(self.index)
-        self.ranker = Ranker(self.index)
+        self._reset_readings()
         self.backend = choose_backend(self.settings, ExtractiveAnswerer(self.index, self.settings.max_sentences))
 
     def ingest(self, rebuild: bool = False, progress: bool = False) -> IngestReport:
         """Bring the index in line with the corpus folder (incremental unless `rebuild`)."""
         report = self.index.ingest(rebuild=rebuild, progress=progress)
-        self.retriever, self.ranker = Retriever(self.index), Ranker(self.index)  # both build lazily from the new index
+        self._reset_readings()
         return report
+
+    def _reset_readings(self) -> None:
+        """Retriever, ranker and what is read off each sentence, for the index as it is now.
+        A sentence's claims and speaker do not depend on the question: they are read once
+        and kept (up to `READINGS` sentences) until the next ingest."""
+        self.retriever, self.ranker = Retriever(self.index), Ranker(self.index)  # both build lazily from the index
+        index = self.index
+        self._claims_in = lru_cache(maxsize=READINGS)(lambda source, i: tuple(extract(index.sentences[source], i)))
+        self._speaker_of = lru_cache(maxsize=READINGS)(lambda source, i: attribute(index.sentences[source], i))
 
     def ask(self, question: str, history: list[dict] | None = None) -> Answer:
         """Answer `question` from the articles; `history` is earlier chat messages (role/content)."""
@@ -140,15 +151,13 @@ class Assistant:
                 continue
             seen.add((s.source, s.index))
             rows = self.index.sentences[s.source]
-            found = extract(rows, s.index)
+            found = self._claims_in(s.source, s.index)
             claims += [c for c in found if c.kind == "quantity" or item.relevance >= CLAIM_FLOOR]
             after = s.index + 1
             if any(c.kind == "quantity" for c in found) and after < len(rows) and (s.source, after) not in seen \
                     and refers_back(rows[after].text):  # "…, said that figure included the families"
                 seen.add((s.source, after))
-                for claim in extract(rows, after):
-                    claim.refers_to = s
-                    claims.append(claim)
+                claims += [replace(claim, refers_to=s) for claim in self._claims_in(s.source, after)]
         return claims
 
     def _evidence(self, ranked: list[Scored]) -> list[Evidence]:
@@ -156,7 +165,7 @@ class Assistant:
         evidence = []
         for item in ranked:
             if item.relevance >= CLAIM_FLOOR:
-                speaker = attribute(self.index.sentences[item.sentence.source], item.sentence.index)
+                speaker = self._speaker_of(item.sentence.source, item.sentence.index)
                 named_in = speaker.named_in if speaker and speaker.named_in != item.sentence else None
                 evidence.append(Evidence(item.sentence, speaker.name if speaker else None, item.relevance, named_in))
         return evidence

@@ -117,14 +117,17 @@ def bearing(found: list[Found], ranked: list) -> list[Found]:
     def stated(c: Claim) -> float:
         return max(relevance.get(s, 0.0) for s in (c.sentence, c.named_in, c.refers_to) if s is not None)
 
-    def bears(f: Found) -> bool:
+    def bearing_part(f: Found) -> Found | None:
         near = [max(stated(c) for c in side) >= floor for side in f.sides]
         for i, side in enumerate(f.sides):  # one speaker quoted differently: as relevant as the best quote
             near[i] = near[i] or any(near[j] and same_speaker(side[0].speaker, o[0].speaker) and side[0].kind == "quantity"
                                      for j, o in enumerate(f.sides) if j != i)
-        return all(near)
+        if f.sides[-1][0].kind == "denial" and near[-1]:  # a denial stands against the assertions that bear
+            sides = [side for side, ok in zip(f.sides[:-1], near) if ok] + [f.sides[-1]]
+            return Found(f.topic, sides) if len(sides) >= 2 else None
+        return f if all(near) else None
 
-    return [f for f in found if bears(f)]
+    return [part for part in map(bearing_part, found) if part is not None]
 
 
 BEARING = 0.6  # each side's best sentence: at least this share of the best evidence's relevance
@@ -323,17 +326,18 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
     for denial in (c for c in claims if c.kind == "denial"):
         if relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked):
             continue
-        assertion = _assertion_of(denial, claims, evidence)
-        if assertion is None:
+        assertions = _assertions_of(denial, claims, evidence)
+        if not assertions:
             continue
-        same = next((f for f in found if f.sides[1][0].sentence.text == denial.sentence.text
-                     or f.sides[0][0].sentence == assertion.sentence), None)
+        same = next((f for f in found if f.sides[-1][0].sentence.text == denial.sentence.text
+                     or f.sides[0][0].sentence == assertions[0].sentence), None)
         if same is None:
-            found.append(Found(_denied_topic(denial), [[assertion], [denial]]))
-        elif same.sides[1][0].sentence.text == denial.sentence.text:  # a syndicated copy: cite it too
-            same.sides[1].append(denial)
-            if assertion.sentence.text == same.sides[0][0].sentence.text and assertion.sentence != same.sides[0][0].sentence:
-                same.sides[0].append(assertion)
+            found.append(Found(_denied_topic(denial), [[a] for a in assertions] + [[denial]]))
+        elif same.sides[-1][0].sentence.text == denial.sentence.text:  # a syndicated copy: cite it too
+            same.sides[-1].append(denial)
+            for side, assertion in zip(same.sides[:-1], assertions):
+                if assertion.sentence.text == side[0].sentence.text and assertion.sentence != side[0].sentence:
+                    side.append(assertion)
     return found
 
 
@@ -349,22 +353,30 @@ def _bears_on(denial: Claim, asked: set[str]) -> bool:
     return bool(ordered) and (ordered[0] in asked or len(denial.denied & asked) >= 2)
 
 
-def _assertion_of(denial: Claim, claims: list[Claim], evidence: list[Evidence]) -> Claim | None:
+def _assertions_of(denial: Claim, claims: list[Claim], evidence: list[Evidence]) -> list[Claim]:
     """What the denial answers: the assertion its own sentence reports, else the best evidence
-    sentence from another, named speaker that states the denied thing (its first word) plainly."""
+    sentence of each other named speaker (up to `MAX_ASSERTING`) that states the denied thing
+    (its first word) plainly."""
     reported = next((c for c in claims if c.kind == "assertion" and c.sentence == denial.sentence), None)
     if reported:
-        return reported
+        return [reported]
     head = next((t for t in terms(denial.sentence.text) if t in denial.denied), None)
     wanted = {head, denial.predicate} - {None}  # a negation: its subject and its verb ("foreign", "leave")
+    found: list[Claim] = []
     for item in evidence:
         s = item.sentence
-        if s == denial.sentence or _NEGATION.search(s.text) or not item.speaker or item.speaker == denial.speaker:
+        if s == denial.sentence or _NEGATION.search(s.text) or not item.speaker \
+                or any(same_speaker(item.speaker, c.speaker) or c.sentence.text == s.text for c in [denial, *found]):
             continue
         if wanted <= set(terms(s.text)):
-            return Claim(s, "assertion", "asserted", speaker=item.speaker, denied=frozenset(wanted),
-                         predicate=denial.predicate, named_in=item.named_in)
-    return None
+            found.append(Claim(s, "assertion", "asserted", speaker=item.speaker, denied=frozenset(wanted),
+                               predicate=denial.predicate, named_in=item.named_in))
+            if len(found) == MAX_ASSERTING:
+                break
+    return found
+
+
+MAX_ASSERTING = 2  # speakers whose assertion is set against one denial
 
 
 def _denied_topic(denial: Claim) -> str:
@@ -462,8 +474,21 @@ def _clause_saying(claim: Claim) -> str | None:
     for clause in re.split(r",(?!\d)\s*|[;:\"“”()]\s*|\s+(?:and|but|while)\s+(?=[^,;]*\b(?:is|are|was|were|has|have|had|will|would)\b)", text):
         clause = clause.strip(" .")  # "and" starts a clause only when a verb follows ("…and preparations are under way…")
         if len(clause.split()) >= 3 and wanted <= set(terms(clause)):
-            return clause
+            return _without_speaker(clause, claim.speaker)
     return None
+
+
+_SAYS = re.compile(r"\s+(?:said|says|told\s+(?:\w+\s+){0,2}?(?=that\b|\w+\s+(?:is|are|was|were|had|has|have)\b)|"
+                   r"stated|claimed|added|reported|insisted)\s+(?:that\s+)?", re.I)
+
+
+def _without_speaker(clause: str, speaker: str | None) -> str:
+    """ "The monitor said negotiations are ongoing" -> "negotiations are ongoing": the
+    rendering names the speaker already."""
+    said = _SAYS.search(clause)
+    if speaker and said and clause[:said.start()].strip().lower().endswith(speaker.lower()) and len(clause[said.end():].split()) >= 3:
+        return clause[said.end():]
+    return clause
 
 
 def _inside_quotes(text: str, at: int) -> int:

@@ -30,8 +30,8 @@ from pathlib import Path
 from assistant.errors import StoreError
 from assistant.text import copy_key, term_set
 
-FORMAT = 4  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
-            # table order; 4: "IS" counted as a term)
+FORMAT = 5  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
+            # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too)
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ class Question:
     context_terms: list[str] = field(default_factory=list)
     context_names: set[str] = field(default_factory=set)
     context: str = ""  # the earlier question a follow-up leans on, as asked
+    also: str | None = None  # a second question joined on ("Where is it based and who runs it?"): its kind
     compares: bool = False  # "Does the SDF agree with that?": every side of the earlier answer is wanted
 
     @property
@@ -90,6 +91,9 @@ def counted_thing(text: str) -> list[str]:
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
     question = Question(text=text, kind=answer_kind(text), terms=terms(text), target=counted_thing(text))
+    joined = _JOINED.search(text)
+    if joined and answer_kind(joined.group(1)) not in (question.kind, "other", "yesno"):
+        question.also = answer_kind(joined.group(1))
     previous = _previous_turns(normalise_history(history))
     if previous and _leans_on_history(text, question.terms):
         user, assistant = previous
@@ -104,6 +108,9 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         question.context_names = names(user) | names(_strip_markers(assistant))
         question.context = user
     return question
+
+
+_JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how much|how long|what|which)\b.*)", re.I)
 
 
 # A yes/no follow-up asking whether another party shares the answer just given.

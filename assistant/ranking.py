@@ -15,13 +15,16 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from assistant.claims import quantity_claims
 from assistant.discrepancies import counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
 from assistant.question import Question, spelled_out
 from assistant.retrieval import Evidence
+from assistant.speakers import attribute
 from assistant.text import acronym_names, names, numbers, stem, term_set, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
@@ -32,6 +35,7 @@ TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunda
 DURATION = re.compile(r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|many) " + _DURATION
                       + r"|(?:for|spent|took|lasted) (?:hours|days|weeks|months|years))\b", re.I)
 KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus word is that word misspelt ("Sellow")
+ASKS_DURATION = re.compile(r"^\s*how long\b|\bwhat (?:period|time ?span|length of time)\b|\bhow many (?:days|hours|weeks|months)\b", re.I)
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to)\b", re.I)
 
 
@@ -40,10 +44,12 @@ class Scored:
     evidence: Evidence
     relevance: float  # how well the sentence covers the question, 0..1
     fit: float        # bonus or penalty for holding what the question asks for
+    also_fit: float = 0.0  # the same for the second part of a two-part question
+    penalty: float = 0.0   # what a headline loses against the body sentence that says it in full
 
     @property
     def score(self) -> float:
-        return self.relevance + self.fit
+        return self.relevance + self.fit - self.penalty
 
     @property
     def sentence(self) -> Sentence:
@@ -70,6 +76,8 @@ class Ranker:
     def __init__(self, index: Index):
         self.index = index
         self._parts: frozenset[str] | None = None
+        self._by_start: dict[str, list[str]] | None = None
+        self._speakers: dict[Sentence, frozenset[str]] = {}  # per sentence, for the index's lifetime
 
     def weight(self, term: str) -> float:
         """Inverse document frequency over sentences; a word the corpus never uses weighs most."""
@@ -94,7 +102,15 @@ class Ranker:
         vocabulary = self.index.lexicon.df
         if vocabulary.get(term, 0) > 0 or term in self._hyphen_parts():  # "US" in "US-backed"
             return True
-        return len(term) >= 5 and bool(difflib.get_close_matches(term, list(vocabulary), n=1, cutoff=KNOWN_SPELLING))
+        return len(term) >= 5 and bool(difflib.get_close_matches(term, self._spellings(term[:2]), n=1, cutoff=KNOWN_SPELLING))
+
+    def _spellings(self, start: str) -> list[str]:
+        """Corpus words that begin like `start`: a misspelt name keeps its first letters."""
+        if self._by_start is None:
+            self._by_start = defaultdict(list)
+            for word in self.index.lexicon.df:
+                self._by_start[word[:2]].append(word)
+        return self._by_start.get(start, [])
 
     def _hyphen_parts(self) -> frozenset[str]:
         if self._parts is None:
@@ -108,7 +124,8 @@ class Ranker:
     def rank(self, question: Question, evidence: list[Evidence]) -> list[Scored]:
         wanted = self.wanted(question)
         scored = [Scored(e, self.relevance(wanted, e, question),
-                         self.fit(question, e.sentence) - (HEADLINE if headline(e.sentence.text) else 0.0)) for e in evidence]
+                         self.fit(question, e.sentence), self._fit(question.also, question, e.sentence) if question.also else 0.0,
+                         HEADLINE if headline(e.sentence.text) else 0.0) for e in evidence]
         return sorted(scored, key=lambda s: s.score, reverse=True)
 
     def wanted(self, question: Question) -> list[tuple[str, float]]:
@@ -118,18 +135,23 @@ class Ranker:
         return own + [(t, 0.5 * self.weight(t)) for t in context if t not in question.terms]
 
     def relevance(self, wanted: list[tuple[str, float]], evidence: Evidence, question: Question) -> float:
-        own = _by_acronym(term_set(evidence.text), question)
+        own = _by_acronym(term_set(evidence.text) | self.speaker_terms(evidence.sentence), question)
         near = frozenset().union(*(term_set(s.text) for s in self.neighbours(evidence.sentence)))
         total = sum(w for _, w in wanted) or 1.0
         covered = sum(w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)
         return 0.5 * covered / total + 0.5 * max(evidence.dense, 0.0)
 
     def fit(self, question: Question, sentence: Sentence) -> float:
-        """Bonus when the sentence holds the kind of answer the question wants, penalty when it cannot."""
-        kind, text = question.kind, sentence.text
+        """Bonus when the sentence holds the kind of answer the question wants, penalty when it
+        cannot; of a two-part question ("where … and who …"), the better of the two."""
+        fit = self._fit(question.kind, question, sentence)
+        return max(fit, self._fit(question.also, question, sentence)) if question.also else fit
+
+    def _fit(self, kind: str, question: Question, sentence: Sentence) -> float:
+        text = sentence.text
         if kind == "number":
             return _number_fit(question, sentence)
-        if kind == "time" and re.match(r"\s*how long\b", question.text, re.I):
+        if kind == "time" and ASKS_DURATION.search(question.text):
             return 0.2 if DURATION.search(text) else -0.1
         if kind == "time":
             return 0.15 if TIME.search(text) else -0.15
@@ -138,9 +160,19 @@ class Ranker:
             return _person_fit(question, text, before)
         if kind == "place":
             return _place_fit(question, text)
-        if kind == "reason":
-            return 0.12 if REASON.search(text) else 0.0
+        if kind == "reason":  # the reason in this sentence, or in the next one ("…, wanting to …, he said.")
+            following = self.neighbours(sentence, 0, 1)
+            return 0.12 if REASON.search(text) else 0.1 if following and REASON.search(following[0].text) else 0.0
         return 0.0
+
+    def speaker_terms(self, sentence: Sentence) -> frozenset[str]:
+        """The terms of who says the sentence when another sentence names them: "…," he said
+        is about what "coalition spokesman Colonel Ryan Dillon" says."""
+        if sentence not in self._speakers:
+            speaker = attribute(self.index.sentences.get(sentence.source, []), sentence.index)
+            elsewhere = speaker is not None and speaker.named_in != sentence
+            self._speakers[sentence] = frozenset(terms(speaker.name)) if elsewhere else frozenset()
+        return self._speakers[sentence]
 
     def neighbours(self, sentence: Sentence, before: int = 1, after: int = 1) -> list[Sentence]:
         rows = self.index.sentences.get(sentence.source, [])
@@ -177,8 +209,14 @@ _PLACE_CUES = re.compile(r"\w-based\b|\bbased (?:in|at)\b|\b(?:province|territor
 PLACE = re.compile(r"\b(?:in|to|towards|toward|into|near|along|at)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
 
 
+@lru_cache(maxsize=65536)
+def _figures(sentence: Sentence) -> tuple:
+    """The sentence's figures as claims (read-only here); they do not change between questions."""
+    return tuple(quantity_claims(sentence, None))
+
+
 def _number_fit(question: Question, sentence: Sentence) -> float:
-    found = quantity_claims(sentence, None)
+    found = _figures(sentence)
     if re.search(r"\bper ?cent|share|percentage|proportion", question.text, re.I):
         found = [c for c in found if c.quantity.percent]
     if not found:
@@ -222,10 +260,12 @@ def _group_names(question: Question, text: str) -> set[str]:
 
 
 def _place_fit(question: Question, text: str) -> float:
+    if re.search(r"\bbased\b", question.text, re.I):  # "Where is it based?": "the Britain-based …", "based in …"
+        return 0.2 if re.search(r"\w-based\b|\bbased (?:in|at)\b", text) else -0.1
     asked = {n.lower() for n in names(question.text)}
     places = [m.group(1) for m in PLACE.finditer(text) if m.group(1).lower().removeprefix("the ") not in asked
               and not {w.lower() for w in m.group(1).split()} & _ORG_WORDS]
-    return 0.12 if places or _PLACE_CUES.search(text) else -0.1
+    return 0.15 if places else 0.06 if _PLACE_CUES.search(text) else -0.1  # a named place beats "unknown destinations"
 
 
 def _new_names(question: Question, text: str) -> set[str]:

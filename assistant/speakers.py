@@ -26,7 +26,7 @@ _ROLE = (r"(?:spokes(?:man|woman|person)|head|official|member|leader|commander|c
          r"governor|envoy|president|manager|chairman|chairwoman|secretary|analyst|researcher|diplomat|negotiator|"
          r"prosecutor|witness|doctor|lawyer|ambassador|adviser|advisor|representative|inspector|coordinator)")
 _NAME_TOKEN = r"(?:[A-Z][\w’'\-]*|of|for|the|al|bin|a|an|" + _ROLE + r")"
-_VERBS = r"(?:said|says|told|added|estimated|denied|stated|announced|confirmed|insisted|warned|explained|reported|claimed)"
+_VERBS = r"(?:said|says|told|added|estimated|denied|stated|announced|confirmed|insisted|warned|explained|reported|claimed|described|vowed|urged|accused)"
 _BEFORE_VERB = re.compile(rf"\b((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")
 _AFTER_VERB = re.compile(rf"\b(?:{_VERBS}|(?i:according to)|statement by|spokesman for|head of)\s+((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})")
 _PRONOUN = re.compile(r"^(?:he|she|they|it|we|i)$", re.I)

@@ -21,7 +21,9 @@ while who whom why will with would you your yours according said says say told t
 reports article articles source sources did do does many much also whose anyone anything kind sort
 really exactly actually precisely thought think believed believe known know going get got happen happened
 happening make made mention mentioned quoted quote coverage describe described idea there's what's who's
+where's when's how's why's it's that's
 now still yet ever even just any please overall according roughly approximately true really
+i've i'm i'd i'll i’ve i’m i’d i’ll you've you’ve we've we’ve seen heard
 """.split())
 
 # Spelling variants that name the same thing in this kind of news (not a discrepancy, and
@@ -31,7 +33,7 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "combat": "fighter", "insurg": "fighter", "gunmen": "fighter", "gunman": "fighter",
             "flee": "fled", "withdrawn": "left", "withdrew": "left",
             "leav": "left", "depart": "left", "evacu": "left", "quit": "left", "stay": "remain", "remain": "remain",
-            "talk": "negoti", "discuss": "negoti",
+            "talk": "negoti", "discuss": "negoti", "prevent": "stop", "block": "stop", "halt": "stop",
             "denial": "deni", "reject": "deni", "dismiss": "deni", "refut": "deni", "rebut": "deni",
             "spokesman": "speak", "spokeswoman": "speak", "spokesperson": "speak", "spokesmen": "speak"}
 
@@ -59,6 +61,13 @@ def stem(word: str) -> str:
         w = w[:-2]
     s = _stemmer().stemWord(IRREGULAR.get(w, w))
     return VARIANTS.get(s, VARIANTS.get(w, s))
+
+
+def _part_stem(part: str) -> str:
+    """A hyphenated word's part, stemmed without the irregular forms: the "led" of "US-led"
+    is no "lead" ("Which group leads the SDF?" is not about the US-led coalition)."""
+    s = _stemmer().stemWord(part.lower().strip("'’"))
+    return VARIANTS.get(s, s)
 
 
 def words(text: str) -> list[str]:
@@ -108,9 +117,12 @@ def acronym_names(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
 
 @lru_cache(maxsize=131072)
 def term_set(text: str) -> frozenset[str]:
-    """A sentence's terms as a set, with the acronyms its names could be written as (a
-    question's own terms leave those out: an invented acronym would weigh as a rare word)."""
-    return frozenset(_terms(text)).union(acronyms(text))
+    """A sentence's terms as a set, with the acronyms its names could be written as and the
+    parts of its hyphenated words (a question's own terms leave those out: an invented
+    acronym or a part would weigh as one more word to cover)."""
+    parts = (_part_stem(p) for w in words(text) if "-" in w.strip("-") for p in w.split("-")
+             if len(p) > 1 and p.lower() not in STOP)  # "Britain-based" also covers "based"; "Kurdish-Arab" both
+    return frozenset(_terms(text)).union(acronyms(text), parts)
 
 
 def numbers(text: str) -> set[str]:

@@ -224,3 +224,30 @@ def test_a_headline_is_told_from_a_sentence():
     assert headline("Final Raqa push begins") and headline("All IS fighters have fled Raqqa: human rights monitor")
     assert not headline("The strike ended on Tuesday.") and not headline('"We are in the final phase," she said.')
     assert not headline("“Is it over?”")
+
+
+def test_a_two_part_question_reads_both_kinds_and_a_period_asks_for_a_duration():
+    from assistant.ranking import ASKS_DURATION
+
+    q = analyse("Where's the union based and who runs it?")
+    assert (q.kind, q.also) == ("place", "person") and "where" not in q.terms
+    assert analyse("Who runs the union?").also is None
+    assert ASKS_DURATION.search("Over what period did the miners leave?") and not ASKS_DURATION.search("When did they leave?")
+
+
+def test_a_hyphenated_word_covers_its_parts_but_led_is_no_lead():
+    from assistant.text import term_set, terms
+
+    assert {"britain", "base"} <= term_set("The Britain-based monitor said so.")
+    assert {"kurdish", "arab"} <= term_set("A Kurdish-Arab alliance.")
+    assert "lead" not in term_set("The US-led coalition said so.") and "lead" in terms("Which group leads it?")
+    assert terms("Where is the Britain-based monitor?") == ["britain-bas", "monitor"]  # a question gains no parts
+
+
+def test_a_speaker_who_described_something_is_the_he_of_the_next_sentence():
+    from assistant.speakers import attribute
+    from tests.test_claims import article
+
+    rows = article("Port spokesman Tomas Vey said the ship docked. Lind described the sailors as exhausted. "
+                   "They had been at sea for nine weeks, she said.")
+    assert attribute(rows, 2).name == "Lind"

@@ -186,3 +186,22 @@ def test_a_sentence_saying_what_that_figure_included_bears_as_the_figure_does():
     union.refers_to = mayor.sentence  # as `Assistant._claims` marks a sentence read for its "that figure"
     ranked = [SimpleNamespace(sentence=mayor.sentence, relevance=0.9), SimpleNamespace(sentence=union.sentence, relevance=0.1)]
     assert bearing([found], ranked) == [found]
+
+
+def test_a_denial_stands_against_each_other_speaker_who_asserts_it_and_a_weak_one_is_dropped():
+    from types import SimpleNamespace
+
+    from assistant.discrepancies import describe
+
+    claims, evidence = claims_with_evidence(
+        ("\"We completely deny any negotiations with the strikers,\" mayor Ines Paul said.", "mayor Ines Paul"),
+        ("Union head Ravi Das said the strikers left the plant under a deal negotiated with the mayor.", "Union head Ravi Das"),
+        ("The monitor said negotiations on the strikers' pay are still ongoing.", "The monitor"),
+        ("Union head Ravi Das said negotiations with the strikers took a week.", "Union head Ravi Das"))
+    [found] = find(analyse("Were there negotiations with the strikers?"), claims, evidence)
+    assert [side[0].speaker for side in found.sides] == ["Union head Ravi Das", "The monitor", "mayor Ines Paul"]
+    text = describe(found, {})
+    assert text.count("said “") == 3 and "the monitor said “negotiations on the strikers' pay are still ongoing”" in text
+    ranked = [SimpleNamespace(sentence=side[0].sentence, relevance=r) for side, r in zip(found.sides, (0.8, 0.2, 0.9))]
+    [kept] = bearing([found], ranked)  # the monitor's sentence is about something else: its side goes, the rest stays
+    assert [side[0].speaker for side in kept.sides] == ["Union head Ravi Das", "mayor Ines Paul"]

@@ -26,6 +26,7 @@ from assistant.text import terms
 
 MIN_RELEVANCE = 0.33  # below this the best evidence does not answer the question (off-corpus scores < 0.2)
 NEAR_BEST = 0.85      # a further statement must score at least this share of the best
+SECOND_PART = 0.6    # the best answer to a question's second part, at least this share of the best
 TYPED = {"number", "time", "person", "place"}
 
 
@@ -61,9 +62,18 @@ class ExtractiveAnswerer:
             best = statement.best
             if len(chosen) >= self.max_sentences or best.score < NEAR_BEST * top.score:
                 break
-            if best.relevance >= MIN_RELEVANCE and (question.kind not in TYPED or best.fit > 0) \
-                    and not headline(statement.text) and not any(_redundant(statement.text, c.text) for c in chosen):
+            if best.relevance < MIN_RELEVANCE or (question.kind in TYPED and best.fit <= 0) or headline(statement.text):
+                continue
+            repeated = next((i for i, c in enumerate(chosen) if _redundant(statement.text, c.text)), None)
+            if repeated is None:
                 chosen.append(statement)
+            elif headline(chosen[repeated].text):
+                chosen[repeated] = statement  # the full sentence, not a truncated copy of it
+        if question.also and not any(c.best.also_fit > 0 for c in chosen):  # "… and who runs it?" answered too
+            second = next((s for s in statements if s.best.also_fit > 0 and s.best.relevance >= MIN_RELEVANCE
+                           and s.best.score >= SECOND_PART * top.score and not headline(s.text)), None)
+            if second is not None:
+                chosen = chosen[: self.max_sentences - 1] + [second]
         return chosen
 
     def with_stated_reason(self, question: Question, chosen: list[Statement]) -> list[Statement]:
