@@ -32,7 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"ingest_ratio": (">=", 0.9), "reingest_share": ("<=", 0.05), "ask_p95_ms": ("<=", 100),
-           "cold_start_s": ("<=", 4.0), "peak_rss_mb": ("<=", 1536)}
+           "first_pass_p95_ms": ("<=", 100), "vs_baseline_p95": ("<=", 1.0), "cold_start_s": ("<=", 4.0),
+           "peak_rss_mb": ("<=", 1536)}
 
 
 def run_phase(code: str, **env: str) -> dict:
@@ -89,8 +90,10 @@ for q in questions[:3]: bot.ask(q)
 times = []
 for q in questions * REPEAT:
     t = time.perf_counter(); bot.ask(q); times.append((time.perf_counter() - t) * 1000)
+first = sorted(times[:len(questions)])  # the first pass: every sentence's claims read for the first time
 times.sort()
-RESULT = {"asks": len(times), "p50_ms": times[len(times) // 2], "p95_ms": times[int(len(times) * 0.95) - 1]}
+RESULT = {"asks": len(times), "p50_ms": times[len(times) // 2], "p95_ms": times[int(len(times) * 0.95) - 1],
+          "first_pass_p95_ms": first[int(len(first) * 0.95) - 1]}
 """
 
 BASELINE = """
@@ -145,7 +148,8 @@ def measure(name: str, corpus: Path, work: Path, repeat: int) -> dict:
            "ingest_per_s": ingest["sentences"] / ingest["ingest_s"],
            "ingest_ratio": ingest["raw_embed_s"] / ingest["ingest_s"],
            "reingest_share": ingest["reingest_s"] / ingest["ingest_s"], "ingest_rss_mb": ingest["rss_mb"],
-           "ask_p50_ms": query["p50_ms"], "ask_p95_ms": query["p95_ms"], "query_rss_mb": query["rss_mb"],
+           "ask_p50_ms": query["p50_ms"], "ask_p95_ms": query["p95_ms"],
+           "first_pass_p95_ms": query["first_pass_p95_ms"], "query_rss_mb": query["rss_mb"],
            "baseline_p50_ms": baseline["p50_ms"], "baseline_p95_ms": baseline["p95_ms"],
            "vs_baseline_p95": query["p95_ms"] / baseline["p95_ms"], "cold_start_s": cold_start(corpus, store)}
     print(json.dumps(row, indent=1), flush=True)
@@ -166,10 +170,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, help="benchmark this folder instead")
     parser.add_argument("--repeat", type=int, default=2, help="passes over the gold questions per measurement")
     parser.add_argument("--reports", type=Path, default=ROOT / "reports" / "bench")
+    parser.add_argument("--keep", type=Path, help="build corpora and stores here and keep them (default: a temp dir)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        rows = [measure(name, path, Path(tmp), args.repeat)
-                for name, path in corpora([int(s) for s in args.sizes.split(",")], args.corpus, Path(tmp))]
+        work = args.keep or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        rows = [measure(name, path, work, args.repeat)
+                for name, path in corpora([int(s) for s in args.sizes.split(",")], args.corpus, work)]
     from evals.bench_report import write
 
     write(rows, TARGETS, args.reports)
