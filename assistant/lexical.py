@@ -6,8 +6,9 @@ and the groups of syndicated copies. Rebuilt in each new process from a full rea
 Chroma collection, they cost ~18 s of start-up and ~1 GB at 2,000 articles. So ingest
 writes them once to `store/lexical/`:
 
-- `table.json` — sentences, texts, document frequencies, copy groups, and the collection's
-  row count when it was written;
+- `table.json` — sentences, texts, document frequencies, copy groups, each sentence's
+  speaker and mention (`speakers.read`: question-independent, so read here rather than on
+  every question that retrieves it), and the collection's row count when it was written;
 - `bm25/` — the bm25s index (through `BM25Retriever.persist`), loaded memory-mapped.
 
 A `Lexicon` whose recorded row count differs from the collection's (an ingest from another
@@ -30,8 +31,9 @@ from pathlib import Path
 from assistant.errors import StoreError
 from assistant.text import copy_key, term_set
 
-FORMAT = 5  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
-            # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too)
+FORMAT = 6  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
+            # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
+            # 6: speaker readings)
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,12 @@ class Lexicon:
     texts: dict[str, str]
     df: Counter
     copies: list[list[tuple[str, int]]] = field(default_factory=list)  # groups of one sentence reprinted
+    readings: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)  # text -> speaker, mention
+
+    def __post_init__(self) -> None:
+        from assistant.speakers import learn  # speakers reads Sentence from here
+
+        learn(self.readings)
 
     # --- building -----------------------------------------------------------------------
 
@@ -69,7 +77,10 @@ class Lexicon:
         sentences = {s: sorted(rows, key=lambda r: r.index) for s, rows in sorted(table.items())}
         every = [s for rows in sentences.values() for s in rows]
         df = Counter(t for s in every for t in term_set(s.text))
-        lexicon = cls(Path(folder), len(nodes), ids, sentences, texts, df, _copy_groups(every))
+        from assistant.speakers import read
+
+        readings = {s.text: read(s.text) for s in every}
+        lexicon = cls(Path(folder), len(nodes), ids, sentences, texts, df, _copy_groups(every), readings)
         lexicon.save(nodes)
         return lexicon
 
@@ -83,7 +94,8 @@ class Lexicon:
                 str(tmp / "bm25"), show_progress=False)
         table = {"format": FORMAT, "rows": self.rows, "texts": self.texts, "df": self.df,
                  "sentences": [[id_, s.start, s.end, s.text] for id_, s in zip(self.order, self._rows)],
-                 "copies": self.copies}
+                 "copies": self.copies,
+                 "readings": [self.readings.get(s.text) for s in self._rows]}  # parallel to "sentences"
         (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         remove(self.folder)
         os.replace(tmp, self.folder)
@@ -106,7 +118,8 @@ class Lexicon:
             by_source[source].append(Sentence(source, int(i), start, end, text))
             ids[(source, int(i))] = id_
         copies = [[tuple(k) for k in group] for group in table["copies"]]
-        return cls(Path(folder), rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies)
+        readings = {text: tuple(pair) for (_, _, _, text), pair in zip(table["sentences"], table["readings"]) if pair}
+        return cls(Path(folder), rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies, readings)
 
     def bm25(self, top_k: int) -> "BM25Search":
         """BM25 over the sentences, memory-mapped from `bm25/`."""

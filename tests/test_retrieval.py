@@ -32,3 +32,18 @@ def test_bm25_numbers_its_documents_as_the_sentence_table_does(seeds_bot):
         assert index.sentence(best).text == row.text or set(row.text.split()) <= set(index.sentence(best).text.split())
     assert "parade" in index.sentence(lexical.search("parade")[0]).text
     assert lexical.search("the of and") == []
+
+
+def test_speakers_are_read_at_ingest_and_reloaded_as_read(seeds_bot):
+    from assistant import speakers
+    from assistant.lexical import Lexicon
+
+    index = seeds_bot.index
+    saved = Lexicon.load(index.lexicon.folder, index.collection.count())
+    texts = [s.text for rows in saved.sentences.values() for s in rows]
+    assert set(saved.readings) == set(texts)
+    fresh = {t: (speakers._speaker_in(t), speakers._mention_in(t)) for t in texts}
+    assert saved.readings == fresh
+    assert sum(1 for speaker, _ in fresh.values() if speaker) > 20  # the seeds quote people throughout
+    said = next(t for t, (speaker, _) in fresh.items() if speaker and speaker[0].isupper())
+    assert speakers.speaker_in(said) == fresh[said][0]
