@@ -57,11 +57,12 @@ class Lexicon:
     df: Counter
     copies: list[list[tuple[str, int]]] = field(default_factory=list)  # groups of one sentence reprinted
     readings: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)  # text -> speaker, mention
+    reader: str = ""                          # `speakers.READER` of the code that read them
 
     def __post_init__(self) -> None:
         from assistant.speakers import learn  # speakers reads Sentence from here
 
-        learn(self.readings)
+        learn(self.readings, self.reader)
 
     # --- building -----------------------------------------------------------------------
 
@@ -77,10 +78,10 @@ class Lexicon:
         sentences = {s: sorted(rows, key=lambda r: r.index) for s, rows in sorted(table.items())}
         every = [s for rows in sentences.values() for s in rows]
         df = Counter(t for s in every for t in term_set(s.text))
-        from assistant.speakers import read
+        from assistant.speakers import READER, read
 
         readings = {s.text: read(s.text) for s in every}
-        lexicon = cls(Path(folder), len(nodes), ids, sentences, texts, df, _copy_groups(every), readings)
+        lexicon = cls(Path(folder), len(nodes), ids, sentences, texts, df, _copy_groups(every), readings, READER)
         lexicon.save(nodes)
         return lexicon
 
@@ -95,7 +96,8 @@ class Lexicon:
         table = {"format": FORMAT, "rows": self.rows, "texts": self.texts, "df": self.df,
                  "sentences": [[id_, s.start, s.end, s.text] for id_, s in zip(self.order, self._rows)],
                  "copies": self.copies,
-                 "readings": [self.readings.get(s.text) for s in self._rows]}  # parallel to "sentences"
+                 "readings": [self.readings.get(s.text) for s in self._rows],  # parallel to "sentences"
+                 "reader": self.reader}
         (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         remove(self.folder)
         os.replace(tmp, self.folder)
@@ -119,7 +121,8 @@ class Lexicon:
             ids[(source, int(i))] = id_
         copies = [[tuple(k) for k in group] for group in table["copies"]]
         readings = {text: tuple(pair) for (_, _, _, text), pair in zip(table["sentences"], table["readings"]) if pair}
-        return cls(Path(folder), rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies, readings)
+        return cls(Path(folder), rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies, readings,
+                   table["reader"])
 
     def bm25(self, top_k: int) -> "BM25Search":
         """BM25 over the sentences, memory-mapped from `bm25/`."""

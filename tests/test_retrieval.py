@@ -47,3 +47,14 @@ def test_speakers_are_read_at_ingest_and_reloaded_as_read(seeds_bot):
     assert sum(1 for speaker, _ in fresh.values() if speaker) > 20  # the seeds quote people throughout
     said = next(t for t, (speaker, _) in fresh.items() if speaker and speaker[0].isupper())
     assert speakers.speaker_in(said) == fresh[said][0]
+
+
+def test_readings_from_another_version_of_the_speaker_code_are_not_taken(monkeypatch):
+    from assistant import speakers
+
+    monkeypatch.setattr(speakers, "_READ", {})
+    text = "Talal Selo told Reuters the fighters had left."
+    speakers.learn({text: ("Someone Else", None)}, reader="an older speakers.py")
+    assert speakers.speaker_in(text) == speakers._speaker_in(text) != "Someone Else"
+    speakers.learn({text: ("Someone Else", None)})
+    assert speakers.speaker_in(text) == "Someone Else"
