@@ -96,7 +96,12 @@ class Ranker:
         text = question.text
         openers = {m.group(1) for m in re.finditer(r"(?:^|[.?!]\s+)[\"“'‘(]?([A-Z][\w’'\-]*)", text)}
         return [name for name in sorted(names(text)) if name not in openers and terms(name)
-                and not any(self._known(t) for t in terms(name))]
+                and not any(self._known(t) for t in terms(name)) and not self._known_compound(name)]
+
+    def _known_compound(self, name: str) -> bool:
+        """ "SDF-held" is known when its named part is: the articles say "held by the SDF"."""
+        parts = [p for w in name.split() if "-" in w for p in w.split("-") if p[:1].isupper()]
+        return bool(parts) and all(any(self._known(t) for t in terms(p)) for p in parts)
 
     def _known(self, term: str) -> bool:
         vocabulary = self.index.lexicon.df
@@ -236,8 +241,8 @@ def _person_fit(question: Question, text: str, before: str) -> float:
             return 0.2
         return 0.05 if _new_names(question, text) else -0.12
     people = _person_names(question, text)
-    roles = {m.group(1).lower() for m in _ROLES.finditer(question.text)}
-    has_role = not roles or any(re.search(rf"\b{r}", text + " " + before, re.I) for r in roles)
+    roles = {stem(m.group(1)) for m in _ROLES.finditer(question.text)}  # "spokesperson" is a "spokesman"
+    has_role = not roles or bool(roles & term_set(text + " " + before))
     if people and has_role:
         return 0.2
     if _STRICT_PERSON.search(spelled_out(question.text)):
