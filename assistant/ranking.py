@@ -18,8 +18,9 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable
 
-from assistant.claims import quantity_claims
+from assistant.claims import EVENTS, quantity_claims
 from assistant.discrepancies import counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
 from assistant.question import Question, spelled_out
@@ -155,7 +156,7 @@ class Ranker:
     def _fit(self, kind: str, question: Question, sentence: Sentence) -> float:
         text = sentence.text
         if kind == "number":
-            return _number_fit(question, sentence)
+            return _number_fit(question, sentence, lambda: " ".join(s.text for s in self.neighbours(sentence, 1, 0)))
         if kind == "time" and ASKS_DURATION.search(question.text):
             return 0.2 if DURATION.search(text) else -0.1
         if kind == "time":
@@ -220,7 +221,9 @@ def _figures(sentence: Sentence) -> tuple:
     return tuple(quantity_claims(sentence, None))
 
 
-def _number_fit(question: Question, sentence: Sentence) -> float:
+def _number_fit(question: Question, sentence: Sentence, before: Callable[[], str]) -> float:
+    """How well the sentence's figures answer a "how many"; `before` gives the text of the
+    sentence before it, where the event a bare count belongs to is often told."""
     found = _figures(sentence)
     if re.search(r"\bper ?cent|share|percentage|proportion", question.text, re.I):
         found = [c for c in found if c.quantity.percent]
@@ -228,8 +231,11 @@ def _number_fit(question: Question, sentence: Sentence) -> float:
         return -0.25
     asked_event = question_event(question)
     matching = [c for c in found if counts_what_is_asked(question, c)]
+    said_before = lambda: re.search(rf"\b(?:{EVENTS[asked_event]})\b", before() + " " + sentence.text, re.I)
     if any(asked_event is None or c.event == asked_event for c in matching):
         return 0.25
+    if matching and asked_event is not None and all(c.event is None for c in matching) and not said_before():
+        return 0.0  # a count of the thing, but of no asked event, here or just before: "they numbered about 200"
     if matching or not question.target:
         return 0.05 if asked_event is None or matching else 0.0
     return -0.05
