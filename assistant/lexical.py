@@ -29,7 +29,7 @@ from functools import cached_property
 from pathlib import Path
 
 from assistant.errors import StoreError
-from assistant.text import copy_key, term_set
+from assistant.text import TERMS, copy_key, term_set
 
 FORMAT = 6  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
             # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
@@ -97,7 +97,7 @@ class Lexicon:
                  "sentences": [[id_, s.start, s.end, s.text] for id_, s in zip(self.order, self._rows)],
                  "copies": self.copies,
                  "readings": [self.readings.get(s.text) for s in self._rows],  # parallel to "sentences"
-                 "reader": self.reader}
+                 "reader": self.reader, "terms": TERMS}
         (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         remove(self.folder)
         os.replace(tmp, self.folder)
@@ -106,13 +106,13 @@ class Lexicon:
 
     @classmethod
     def load(cls, folder: Path, rows: int) -> "Lexicon | None":
-        """The saved lexicon, or None when there is none, it is unreadable, or it was built
-        from a different number of stored rows than `rows`."""
+        """The saved lexicon, or None when there is none, it is unreadable, it was built
+        from a different number of stored rows than `rows`, or its terms by another `text.py`."""
         try:
             table = json.loads((Path(folder) / "table.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if table.get("format") != FORMAT or table.get("rows") != rows:
+        if table.get("format") != FORMAT or table.get("rows") != rows or table.get("terms") != TERMS:
             return None
         ids, by_source = {}, defaultdict(list)
         for id_, start, end, text in table["sentences"]:

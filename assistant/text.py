@@ -6,8 +6,14 @@ and regular expressions. No parser, no NER model: nothing here needs a download.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
+from pathlib import Path
+
+# Saved document frequencies count this file's terms; a store's lexicon written by another
+# version of it is rebuilt on load (an added variant must not leave stale weights behind).
+TERMS = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:16]
 
 WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d[\d,.]*")
 
@@ -35,7 +41,8 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "leav": "left", "depart": "left", "evacu": "left", "quit": "left", "stay": "remain", "remain": "remain",
             "talk": "negoti", "discuss": "negoti", "prevent": "stop", "block": "stop", "halt": "stop",
             "denial": "deni", "reject": "deni", "dismiss": "deni", "refut": "deni", "rebut": "deni",
-            "spokesman": "speak", "spokeswoman": "speak", "spokesperson": "speak", "spokesmen": "speak"}
+            "spokesman": "speak", "spokeswoman": "speak", "spokesperson": "speak", "spokesmen": "speak",
+            "spearhead": "lead", "kurd": "kurdish", "turk": "turkish"}  # a people and its adjective are one
 
 
 # Irregular forms the Snowball stemmer leaves apart ("sent" vs "send").

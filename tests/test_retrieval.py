@@ -58,3 +58,16 @@ def test_readings_from_another_version_of_the_speaker_code_are_not_taken(monkeyp
     assert speakers.speaker_in(text) == speakers._speaker_in(text) != "Someone Else"
     speakers.learn({text: ("Someone Else", None)})
     assert speakers.speaker_in(text) == "Someone Else"
+
+
+def test_a_lexicon_counted_by_another_version_of_the_term_code_is_not_loaded(seeds_bot, monkeypatch):
+    """Document frequencies are counted in `text.py`'s terms: a store written before a variant
+    was added ("spearhead" = "lead") must be recounted, not read with stale weights."""
+    from assistant import lexical
+    from assistant.lexical import Lexicon
+
+    index = seeds_bot.index
+    rows = index.collection.count()
+    assert Lexicon.load(index.lexicon.folder, rows) is not None
+    monkeypatch.setattr(lexical, "TERMS", "another text.py")
+    assert Lexicon.load(index.lexicon.folder, rows) is None
