@@ -41,6 +41,8 @@ class Question:
     context: str = ""  # the earlier question a follow-up leans on, as asked
     also: str | None = None  # a second question joined on ("Where is it based and who runs it?"): its kind
     compares: bool = False  # "Does the SDF agree with that?": every side of the earlier answer is wanted
+    earlier_party: set[str] = field(default_factory=set)  # of a comparing follow-up naming another party: the
+    # terms of the earlier answer's names, retrieved with but not ranked for ("Did the Kurds confirm that?")
 
     @property
     def query(self) -> str:
@@ -107,6 +109,10 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         question.context_terms = [t for t in terms(user) if t not in question.terms]
         question.context_names = names(user) | names(_strip_markers(assistant))
         question.context = user
+        if question.compares and _names_a_party(text):
+            # "Did the Kurds confirm that?": the earlier topic, as another party tells it; the
+            # earlier party's names would only bring back the answer just given
+            question.earlier_party = {t for n in question.context_names for t in terms(n)}
     return question
 
 
@@ -117,6 +123,18 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?",
                         re.I)
+
+
+# A party named in lower case: "did the kurds confirm that?", "does the coalition agree?"
+_OTHER_PARTY = re.compile(r"^\w+\s+(?:the\s+)?(?!it\b|that\b|this\b|they\b|he\b|she\b|anyone\b|anybody\b|everyone\b)"
+                          r"[a-z][\w\-]+\s+(?:agree|disagree|concur|confirm|dispute|contradict|corroborate|back|share|accept|support|go along)", re.I)
+
+
+def _names_a_party(text: str) -> bool:
+    """ "Does the SDF agree?", "did the kurds confirm that?" name whose account is wanted;
+    "Does anyone confirm it?" does not."""
+    opener = text.split()[0] if text.split() else ""
+    return bool(names(text) - {opener}) or bool(_OTHER_PARTY.search(text))
 
 
 def _leans_on_history(text: str, own_terms: list[str]) -> bool:

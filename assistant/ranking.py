@@ -138,7 +138,7 @@ class Ranker:
         """The question's terms with their weights: its own at full IDF, borrowed context at half."""
         own = [(t, self.weight(t)) for t in dict.fromkeys(question.terms)]
         context = dict.fromkeys(question.context_terms + terms(" ".join(question.context_names)))
-        return own + [(t, 0.5 * self.weight(t)) for t in context if t not in question.terms]
+        return own + [(t, 0.5 * self.weight(t)) for t in context if t not in question.terms and t not in question.earlier_party]
 
     def relevance(self, wanted: list[tuple[str, float]], evidence: Evidence, question: Question) -> float:
         own = _by_acronym(term_set(evidence.text) | self.speaker_terms(evidence.sentence), question)

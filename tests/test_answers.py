@@ -251,3 +251,28 @@ def test_a_speaker_who_described_something_is_the_he_of_the_next_sentence():
     rows = article("Port spokesman Tomas Vey said the ship docked. Lind described the sailors as exhausted. "
                    "They had been at sea for nine weeks, she said.")
     assert attribute(rows, 2).name == "Lind"
+
+
+def test_a_follow_up_asking_whether_another_party_confirms_gets_that_partys_account(seeds_bot):
+    history = [{"role": "user", "content": "Does the Syrian Observatory say talks on the foreign fighters go on?"},
+               {"role": "assistant", "content": "Mr Abdel Rahman said negotiations on their fate are still ongoing."}]
+    answer = seeds_bot.ask("did the kurds confirm that?", history)
+    assert "Kurdish People's Protection Units (YPG)" in answer.text and "denied" in answer.text
+    [found] = answer.discrepancies
+    speakers = " ".join(c.attributed_to or "" for c in found.claims)
+    assert "Protection Units" in speakers and "Abdel Rahman" in speakers
+
+
+def test_a_spokesperson_is_a_spokesman_and_a_compound_with_a_known_name_is_known(seeds_bot):
+    answer = seeds_bot.ask("Who is the spokesperson of the US-led coalition?")
+    assert not answer.abstained and "Dillon" in answer.text
+    answer = seeds_bot.ask("Was the convoy still in SDF-held territory on Sunday morning?")
+    assert not answer.abstained and "held by the SDF" in answer.text
+    assert "Zorgistan-based" in seeds_bot.ask("Did a Zorgistan-based group claim the attack?").text
+
+
+def test_a_bare_count_does_not_answer_how_many_took_part_in_another_event(seeds_bot):
+    """ "…, adding they numbered about 200 fighters." counts fighters, but of no death."""
+    answer = seeds_bot.ask("How many SDF fighters have been killed since the offensive began?")
+    assert answer.abstained and "200" not in answer.text
+    assert "200" in seeds_bot.ask("How many Syrian fighters left Raqqa?").text

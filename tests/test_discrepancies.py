@@ -154,6 +154,16 @@ def test_a_follow_up_asking_whether_another_party_agrees_compares_every_speaker(
     assert analyse("Does the army agree with that?").kind == "yesno"  # no earlier turn: a plain yes/no
 
 
+def test_a_comparing_follow_up_that_names_another_party_ranks_for_that_party_not_the_first():
+    history = [{"role": "user", "content": "Does the Syrian Observatory say talks on the foreign fighters go on?"},
+               {"role": "assistant", "content": "Mr Abdel Rahman said negotiations on their fate are still ongoing."}]
+    for follow_up in ("did the kurds confirm that?", "Does the army agree with that?"):
+        q = analyse(follow_up, history)
+        assert q.compares and {"abdel", "rahman", "observatori"} <= q.earlier_party
+        assert "abdel" in q.query.lower()  # still retrieved: the first side of any disagreement
+    assert analyse("Does anyone confirm that?", history).earlier_party == set()
+
+
 def test_speakers_are_the_same_by_surname_never_by_a_bare_article():
     from assistant.discrepancies import same_speaker
 
