@@ -212,7 +212,15 @@ _ASKS_GROUP = re.compile(r"\b(?:which|what) (?:\w+ )?(?:group|organi[sz]ation|mi
 _AGENT = re.compile(r"\b(?:was|were|is|are|been|being)\s+\w+ed\s+by\s+(?:the\s+|a\s+|an\s+)?\w+", re.I)
 _PLACE_CUES = re.compile(r"\w-based\b|\bbased (?:in|at)\b|\b(?:province|territory|territories|border|region|areas?|valley|river|towards?|destinations?|"
                          r"enclave|city of|countries|country)\b", re.I)
+# "according to Mr Abdel Rahman", "told Reuters", "to Col Dillon": a person or outlet after the preposition
+_NOT_A_PLACE = re.compile(r"\baccording to (?:the )?\w+$|\b(?:Mr|Mrs|Ms|Dr|Col|Colonel|Gen|General|Lt|Sheikh|President|"
+                          r"Minister|Spokesman|Spokeswoman)$")
+_NAMES_A_PLACE = re.compile(r"\b(?:which|what) (?:\w+ )?(?:city|cities|town|towns|province|provinces|country|countries|"
+                            r"village|villages|region|state|states)\b|\bname of the (?:city|town|province|country)\b", re.I)
 PLACE = re.compile(r"\b(?:in|to|towards|toward|into|near|along|at)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
+ORIGIN = re.compile(r"\bfrom\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
+_ASKS_ORIGIN = re.compile(r"\bcomes? from\b|\bcame from\b|\bhail(?:s|ed)? from\b|\bwhere\b.*\bfrom\s*\??$|\borigins?\b|"
+                          r"\bnationalit(?:y|ies)\b", re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -271,12 +279,18 @@ def _group_names(question: Question, text: str) -> set[str]:
 
 
 def _place_fit(question: Question, text: str) -> float:
-    if re.search(r"\bbased\b", question.text, re.I):  # "Where is it based?": "the Britain-based …", "based in …"
+    if re.search(r"\bbased\b|\bheadquarter", question.text, re.I):  # "Where is it based?": "the Britain-based …", "based in …"
         return 0.2 if re.search(r"\w-based\b|\bbased (?:in|at)\b", text) else -0.1
     asked = {n.lower() for n in names(question.text)}
-    places = [m.group(1) for m in PLACE.finditer(text) if m.group(1).lower().removeprefix("the ") not in asked
-              and not {w.lower() for w in m.group(1).split()} & _ORG_WORDS]
-    return 0.15 if places else 0.06 if _PLACE_CUES.search(text) else -0.1  # a named place beats "unknown destinations"
+    found = ORIGIN if _ASKS_ORIGIN.search(question.text) else PLACE  # "where do they come from?": not where they go
+    places = [m.group(1) for m in found.finditer(text) if m.group(1).lower().removeprefix("the ") not in asked
+              and not {w.lower() for w in m.group(1).split()} & _ORG_WORDS
+              and not _NOT_A_PLACE.search(text[:m.start(1)] + m.group(1).split()[0])]
+    if places or re.search(r"\b[A-Z][\w’']+-based\b", text):  # "the Britain-based monitor"
+        return 0.15
+    if _NAMES_A_PLACE.search(question.text):  # "Which countries …?" is not answered by "their countries of origin"
+        return -0.1
+    return 0.06 if _PLACE_CUES.search(text) else -0.1  # a named place beats "unknown destinations"
 
 
 def _new_names(question: Question, text: str) -> set[str]:

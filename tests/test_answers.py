@@ -276,3 +276,19 @@ def test_a_bare_count_does_not_answer_how_many_took_part_in_another_event(seeds_
     answer = seeds_bot.ask("How many SDF fighters have been killed since the offensive began?")
     assert answer.abstained and "200" not in answer.text
     assert "200" in seeds_bot.ask("How many Syrian fighters left Raqqa?").text
+
+
+def test_a_place_question_wants_a_named_place_of_the_right_kind(seeds_bot):
+    """ "Which countries …" is not answered by "their countries of origin", "according to Mr
+    Abdel Rahman" names no place, and where fighters come from is not where they head."""
+    from assistant.ranking import _place_fit
+
+    q = analyse("Which countries do the remaining foreign fighters come from?")
+    assert _place_fit(q, "They can return to their countries of origin.") < 0
+    assert _place_fit(q, "According to Mr Abdel Rahman, 150 foreign jihadists remain in the city.") < 0
+    assert _place_fit(q, "They want to leave towards Deir Ezzor province.") < 0
+    assert _place_fit(q, "Most of them came from Chechnya and Tunisia.") > 0
+    assert _place_fit(analyse("Which country is the monitor in?"), "the Britain-based monitor said") > 0
+    assert seeds_bot.ask("Which countries do the remaining foreign fighters come from?").abstained
+    answer = seeds_bot.ask("In which country is the Syrian Observatory for Human Rights headquartered?")
+    assert "Britain-based" in answer.text
