@@ -286,10 +286,10 @@ def _place_fit(question: Question, text: str) -> float:
     places = [m.group(1) for m in found.finditer(text) if m.group(1).lower().removeprefix("the ") not in asked
               and not {w.lower() for w in m.group(1).split()} & _ORG_WORDS
               and not _NOT_A_PLACE.search(text[:m.start(1)] + m.group(1).split()[0])]
-    if places or re.search(r"\b[A-Z][\w’']+-based\b", text):  # "the Britain-based monitor"
+    if places:
         return 0.15
-    if _NAMES_A_PLACE.search(question.text):  # "Which countries …?" is not answered by "their countries of origin"
-        return -0.1
+    if _NAMES_A_PLACE.search(question.text):  # "Which countries …?" is not answered by "their countries of origin";
+        return 0.15 if re.search(r"\b[A-Z][\w’']+-based\b", text) else -0.1  # "Which country is it in?" by "Britain-based"
     return 0.06 if _PLACE_CUES.search(text) else -0.1  # a named place beats "unknown destinations"
 
 
