@@ -34,7 +34,7 @@ _WORD_VALUES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
                 "fifty": 50, "hundred": 100, "thousand": 1000}
 # Magnitude words, read generously: they conflict only with a precise figure well outside them.
 _VAGUE = {"dozens": (20, 150), "scores": (40, 300), "hundreds": (150, 2000), "a few hundred": (150, 999),
-          "several hundred": (200, 999), "thousands": (1500, 50000), "a handful": (2, 10)}
+          "several hundred": (200, 999), "thousands": (1500, 50000), "a handful": (2, 10), "a few": (2, 20)}
 _MODS = r"about|approximately|around|some|roughly|nearly|almost|up to|no more than|not more than|at most|more than|over|at least|fewer than|less than|only|just|an estimated|a total of"
 _NUM = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|" + "|".join(sorted(list(_VAGUE) + list(_WORD_VALUES), key=len, reverse=True))
 QUANTITY = re.compile(
@@ -53,7 +53,8 @@ EVENTS = {"remain": r"remain\w*|stay\w*|fight on|still in|trapped|holding out|ho
           "captured": r"captur\w*|recaptur\w*|seiz\w*|retak\w*|control\w*"}
 # "are left in Raqqa", "left behind", "still inside the city": those who remain, not those who left.
 REMAINING = re.compile(r"\b(?:are|were|is|was|be|been|being)\s+(?:still\s+)?left\b|\bleft behind\b|\bstill (?:in|inside)\b"
-                       r"|\bleft (?:in|inside) (?:the )?(?:city|town|village|[A-Z])|\bleaving\b.*\bbehind\b")
+                       r"|\bleft (?:in|inside) (?:the )?(?:city|town|village|[A-Z])|\bleaving\b.*\bbehind\b"
+                       r"|\bany\s+(?:[\w\-]+\s+){0,3}left\b")  # "are there any civilians left?"
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,8 @@ def parse_quantity(match: re.Match) -> Quantity:
     mod, a, b = (match.group("mod") or "").lower(), match.group("a").lower(), match.group("b")
     percent = bool(match.group("pct"))
     text = re.sub(r"^(?:only|just|a total of)\s+", "", match.group().strip(" “\"'"), flags=re.I)
-    text = text[0].lower() + text[1:] if text[:1].isupper() and not text[:2].isupper() else text
+    first = text.split()[0] if text.split() else ""
+    text = text[0].lower() + text[1:] if text[:1].isupper() and not (len(first) > 1 and first.isupper()) else text
     if a in _VAGUE:
         low, high = _VAGUE[a]
         return Quantity(text, low, high, True, percent, (low + high) / 2)
@@ -115,8 +117,14 @@ def _value(word: str) -> float:
     return float(_WORD_VALUES.get(word, word)) if word in _WORD_VALUES or word.replace(".", "").isdigit() else 0.0
 
 
+# "Raqqa is now empty of civilians": none of them remain, a figure like any other.
+EMPTY = re.compile(r"\b(?:is|was|are|were|now|been)\s+(?:now\s+)?empty of\s+(?:the\s+|all\s+)?(?P<what>[A-Za-z][\w’'\-]*)", re.I)
+
+
 def quantity_claims(sentence: Sentence, speaker: str | None) -> list[Claim]:
-    text, claims = sentence.text, []
+    text = sentence.text
+    claims = [Claim(sentence, "quantity", "none", Quantity("none", 0, 0, False, False, 0), [stem(m.group("what"))],
+                    frozenset(), "remain", speaker) for m in EMPTY.finditer(text)]
     for match in QUANTITY.finditer(text):
         if _not_a_count(text, match):
             continue

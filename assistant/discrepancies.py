@@ -134,8 +134,10 @@ BEARING = 0.6  # each side's best sentence: at least this share of the best evid
 
 
 def _asks_about_figures(question: Question) -> bool:
+    """ "How many …", "the figure …", and whether any are left: "Are there any civilians left?"."""
     return question.kind == "number" or bool(re.search(
-        r"\d|\b(?:figure|estimate|number|toll|count|size|how big|how large|tally)s?\b", question.text, re.I))
+        r"\d|\b(?:figure|estimate|number|toll|count|size|how big|how large|tally)s?\b|\bempty\b"
+        r"|\b(?:are|were|is|was) there (?:still )?any\b", question.text, re.I))
 
 
 @dataclass(frozen=True)

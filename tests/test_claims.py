@@ -135,3 +135,13 @@ def test_the_group_is_a_term_however_it_is_named_and_denial_verbs_are_one():
     assert terms("IS fighters")[0] == terms("ISIL fighters")[0] == terms("Islamic State fighters")[0] == terms("Daesh")[0]
     assert "is" not in terms("The city is quiet")
     assert set(terms("rejected")) == set(terms("denied")) == set(terms("dismissed"))
+
+
+def test_an_empty_place_counts_none_and_a_few_is_a_small_magnitude():
+    [none] = quantities("The mayor said the harbour is now empty of sailors who had been stranded there.")
+    assert (none.value, none.quantity.high, none.head, none.event) == ("none", 0, "sailor", "remain")
+    [few] = [c for c in quantities("Most sailors left the harbour, the mayor said, adding that he believed only a few remained.")
+             if c.value == "a few"]
+    assert few.quantity.vague and few.head == "sailor" and few.event == "remain"
+    [hundreds] = quantities("A few hundred sailors stayed aboard.")
+    assert hundreds.value == "a few hundred"

@@ -215,3 +215,12 @@ def test_a_denial_stands_against_each_other_speaker_who_asserts_it_and_a_weak_on
     ranked = [SimpleNamespace(sentence=side[0].sentence, relevance=r) for side, r in zip(found.sides, (0.8, 0.2, 0.9))]
     [kept] = bearing([found], ranked)  # the monitor's sentence is about something else: its side goes, the rest stays
     assert [side[0].speaker for side in kept.sides] == ["Union head Ravi Das", "mayor Ines Paul"]
+
+
+def test_none_left_and_a_few_left_conflict_when_asked_whether_any_remain():
+    claims = claims_of("The mayor said the harbour is now empty of sailors.",
+                       "The port authority said it believed only a few sailors remained in the harbour.")
+    [found] = find(analyse("Are there any sailors left in the harbour, or is it empty?"), claims)
+    assert {side[0].value for side in found.sides} == {"none", "a few"}
+    handful = claims_of("The mayor said a handful of sailors remained.", "The port said a few sailors remained.")
+    assert find(analyse("Are there any sailors left in the harbour?"), handful) == []
