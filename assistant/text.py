@@ -85,6 +85,13 @@ def words(text: str) -> list[str]:
 PHRASES = re.compile(r"\bIslamic State(?: group)?\b|\bIslamic State of Iraq and (?:Syria|the Levant)\b", re.I)
 
 
+# Phrasal verbs folded to the one word the articles use for them.
+PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himself |herself |oneself )?up\b"
+                       r"|\bhand(?:s|ed|ing)? themselves (?:in|over)\b", re.I), "surrender"),
+           (re.compile(r"\b(?:pull|pulls|pulled|pulling) out\b|\b(?:slip|slips|slipped|slipping) (?:away|out)\b"
+                       r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b", re.I), "left")]
+
+
 def terms(text: str) -> list[str]:
     """Content-word stems of `text`, in order, stop words dropped."""
     return list(_terms(text))
@@ -93,6 +100,8 @@ def terms(text: str) -> list[str]:
 @lru_cache(maxsize=131072)
 def _terms(text: str) -> tuple[str, ...]:  # sentences recur across questions: tokenise each once
     text = PHRASES.sub("IS", text)  # "IS" is the group, not the verb: kept like its variants ISIL and Daesh
+    for pattern, word in PHRASAL:
+        text = pattern.sub(word, text)
     return tuple(stem(w) for w in words(text) if (w.lower() not in STOP or w == "IS") and not w[0].isdigit())
 
 
