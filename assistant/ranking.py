@@ -279,17 +279,17 @@ def _group_names(question: Question, text: str) -> set[str]:
 
 
 def _place_fit(question: Question, text: str) -> float:
-    if re.search(r"\bbased\b|\bheadquarter", question.text, re.I):  # "Where is it based?": "the Britain-based …", "based in …"
+    if re.search(r"\bbased\b|\bheadquarter|\blocated\b", question.text, re.I):  # "Where is it based?": "the Britain-based …", "based in …"
         return 0.2 if re.search(r"\w-based\b|\bbased (?:in|at)\b", text) else -0.1
-    asked = {n.lower() for n in names(question.text)}
+    asked = {stem(w) for n in names(question.text) for w in n.split()} | {"is"}  # "Raqa" is the asked "Raqqa"; IS no place
     found = ORIGIN if _ASKS_ORIGIN.search(question.text) else PLACE  # "where do they come from?": not where they go
-    places = [m.group(1) for m in found.finditer(text) if m.group(1).lower().removeprefix("the ") not in asked
+    places = [m.group(1) for m in found.finditer(text) if not {stem(w) for w in m.group(1).split() if w.lower() != "the"} <= asked
               and not {w.lower() for w in m.group(1).split()} & _ORG_WORDS
               and not _NOT_A_PLACE.search(text[:m.start(1)] + m.group(1).split()[0])]
     if places:
         return 0.15
-    if _NAMES_A_PLACE.search(question.text):  # "Which countries …?" is not answered by "their countries of origin";
-        return 0.15 if re.search(r"\b[A-Z][\w’']+-based\b", text) else -0.1  # "Which country is it in?" by "Britain-based"
+    if _NAMES_A_PLACE.search(question.text):  # "Which countries …?" is not answered by "their countries of origin"
+        return -0.1
     return 0.06 if _PLACE_CUES.search(text) else -0.1  # a named place beats "unknown destinations"
 
 

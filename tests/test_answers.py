@@ -288,7 +288,9 @@ def test_a_place_question_wants_a_named_place_of_the_right_kind(seeds_bot):
     assert _place_fit(q, "According to Mr Abdel Rahman, 150 foreign jihadists remain in the city.") < 0
     assert _place_fit(q, "They want to leave towards Deir Ezzor province.") < 0
     assert _place_fit(q, "Most of them came from Chechnya and Tunisia.") > 0
-    assert _place_fit(analyse("Which country is the monitor in?"), "the Britain-based monitor said") > 0
+    assert _place_fit(analyse("Where is the monitor located?"), "the Britain-based monitor said") > 0
+    assert _place_fit(q, "The fighters left, the Britain-based monitor said.") < 0  # where the monitor is
+    assert _place_fit(q, "The army took 90 per cent of Raqa from IS.") < 0
     assert seeds_bot.ask("Which countries do the remaining foreign fighters come from?").abstained
     answer = seeds_bot.ask("In which country is the Syrian Observatory for Human Rights headquartered?")
     assert "Britain-based" in answer.text
