@@ -92,6 +92,7 @@ def test_question_kinds_read_relative_pronouns_and_periods_right():
     assert answer_kind("How did the members who surrendered make contact?") == "other"
     assert answer_kind("What happened to the fighters who stayed?") == "other"
     assert answer_kind("In which city did they meet?") == "place"
+    assert answer_kind("What countries do the volunteers come from?") == answer_kind("What towns did they pass?") == "place"
 
 
 def test_a_time_is_read_at_the_start_of_a_sentence_and_may_is_a_month_only_capitalised():
