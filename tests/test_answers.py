@@ -295,3 +295,12 @@ def test_a_place_question_wants_a_named_place_of_the_right_kind(seeds_bot):
     assert seeds_bot.ask("Which countries do the remaining foreign fighters come from?").abstained
     answer = seeds_bot.ask("In which country is the Syrian Observatory for Human Rights headquartered?")
     assert "Britain-based" in answer.text
+
+
+def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
+    from assistant.text import terms
+
+    assert terms("They gave themselves up") == terms("They surrendered")
+    assert terms("the convoy pulled out") == terms("the convoy left") == terms("the convoy got out")
+    assert terms("Which militia spearheads the alliance?") == terms("Which militia leads the alliance?")
+    assert terms("the Kurds") == terms("the Kurdish")
