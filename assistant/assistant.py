@@ -22,7 +22,6 @@ from assistant.answering.extractive import ExtractiveAnswerer, abstention
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import Claim, extract, refers_back
-from assistant.speakers import attribute
 from assistant.discrepancies import Evidence, Found, bearing, find, scoped_to_speaker
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
@@ -63,12 +62,17 @@ class Assistant:
 
     def _reset_readings(self) -> None:
         """Retriever, ranker and what is read off each sentence, for the index as it is now.
-        A sentence's claims and speaker do not depend on the question: they are read once
-        and kept (up to `READINGS` sentences) until the next ingest."""
+        A sentence's claims and speaker do not depend on the question: ingest saves the claims
+        in the lexicon, and both are kept once read (up to `READINGS` sentences) until the
+        next ingest."""
         self.retriever, self.ranker = Retriever(self.index), Ranker(self.index)  # both build lazily from the index
         index = self.index
-        self._claims_in = lru_cache(maxsize=READINGS)(lambda source, i: tuple(extract(index.sentences[source], i)))
-        self._speaker_of = lru_cache(maxsize=READINGS)(lambda source, i: attribute(index.sentences[source], i))
+
+        def claims_in(source: str, i: int) -> tuple:  # read at ingest; afresh when the claim code has changed
+            saved = index.lexicon.claims_of(source, i)
+            return saved if saved is not None else tuple(extract(index.sentences[source], i))
+
+        self._claims_in = lru_cache(maxsize=READINGS)(claims_in)
 
     def ask(self, question: str, history: list[dict] | None = None) -> Answer:
         """Answer `question` from the articles; `history` is earlier chat messages (role/content)."""
@@ -165,7 +169,7 @@ class Assistant:
         evidence = []
         for item in ranked:
             if item.relevance >= CLAIM_FLOOR:
-                speaker = self._speaker_of(item.sentence.source, item.sentence.index)
+                speaker = self.index.lexicon.speaker_of(item.sentence)
                 named_in = speaker.named_in if speaker and speaker.named_in != item.sentence else None
                 evidence.append(Evidence(item.sentence, speaker.name if speaker else None, item.relevance, named_in))
         return evidence

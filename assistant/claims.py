@@ -20,8 +20,10 @@ clauses beyond these patterns — an unattributed claim is kept with `speaker=No
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from assistant.index import Sentence
 from assistant.speakers import attribute
@@ -324,3 +326,27 @@ def extract(sentences: list[Sentence], index: int) -> list[Claim]:
         if claim.speaker == name and speaker:
             claim.named_in = speaker.named_in
     return claims
+
+
+# --- saved at ingest ----------------------------------------------------------------------
+
+# Claims depend on this file's patterns, the speakers' and the terms': ingest saves them with
+# the hash of the three, and claims saved by another version are read again instead.
+READER = hashlib.sha1(b"".join((Path(__file__).parent / name).read_bytes()
+                               for name in ("claims.py", "speakers.py", "text.py"))).hexdigest()[:16]
+
+
+def to_row(claim: Claim) -> list:
+    """A claim as JSON-ready values; its sentence and `named_in` (always of the same article)
+    by position. `refers_to` is not saved: it is set per question."""
+    q = claim.quantity
+    return [claim.kind, claim.value, q and [q.text, q.low, q.high, q.vague, q.percent, q.point], claim.counted,
+            sorted(claim.qualifiers), claim.event, claim.speaker, sorted(claim.denied),
+            claim.named_in and claim.named_in.index, claim.includes, claim.predicate]
+
+
+def from_row(row: list, sentences: list[Sentence], index: int) -> Claim:
+    """`to_row` undone, for sentence `index` of an article."""
+    kind, value, q, counted, qualifiers, event, speaker, denied, named_in, includes, predicate = row
+    return Claim(sentences[index], kind, value, q and Quantity(*q), counted, frozenset(qualifiers), event, speaker,
+                 frozenset(denied), None if named_in is None else sentences[named_in], includes, predicate)

@@ -31,9 +31,9 @@ from pathlib import Path
 from assistant.errors import StoreError
 from assistant.text import TERMS, copy_key, term_set
 
-FORMAT = 6  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
+FORMAT = 7  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
             # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
-            # 6: speaker readings)
+            # 6: speaker readings; 7: claims)
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,9 @@ class Lexicon:
     copies: list[list[tuple[str, int]]] = field(default_factory=list)  # groups of one sentence reprinted
     readings: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)  # text -> speaker, mention
     reader: str = ""                          # `speakers.READER` of the code that read them
+    claims: dict[tuple[str, int], list] = field(default_factory=dict)  # (source, index) -> claims as rows
+    claims_reader: str = ""                   # `claims.READER` of the code that read them
+    speakers: dict[tuple[str, int], tuple[str, int]] = field(default_factory=dict)  # -> (name, index naming them)
 
     def __post_init__(self) -> None:
         from assistant.speakers import learn  # speakers reads Sentence from here
@@ -82,6 +85,15 @@ class Lexicon:
 
         readings = {s.text: read(s.text) for s in every}
         lexicon = cls(Path(folder), len(nodes), ids, sentences, texts, df, _copy_groups(every), readings, READER)
+        from assistant import claims  # reads speakers, learnt above
+
+        lexicon.claims = {(source, i): rows for source, article in sentences.items() for i in range(len(article))
+                          if (rows := [claims.to_row(c) for c in claims.extract(article, i)])}
+        lexicon.claims_reader = claims.READER
+        from assistant.speakers import attribute
+
+        lexicon.speakers = {(source, i): (found.name, found.named_in.index) for source, article in sentences.items()
+                            for i in range(len(article)) if (found := attribute(article, i))}
         lexicon.save(nodes)
         return lexicon
 
@@ -97,7 +109,10 @@ class Lexicon:
                  "sentences": [[id_, s.start, s.end, s.text] for id_, s in zip(self.order, self._rows)],
                  "copies": self.copies,
                  "readings": [self.readings.get(s.text) for s in self._rows],  # parallel to "sentences"
-                 "reader": self.reader, "terms": TERMS}
+                 "reader": self.reader, "terms": TERMS,
+                 "claims": [self.claims.get((s.source, s.index)) for s in self._rows],  # parallel to "sentences"
+                 "claims_reader": self.claims_reader,
+                 "speakers": [self.speakers.get((s.source, s.index)) for s in self._rows]}  # parallel to "sentences"
         (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         remove(self.folder)
         os.replace(tmp, self.folder)
@@ -112,8 +127,16 @@ class Lexicon:
             table = json.loads((Path(folder) / "table.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if table.get("format") != FORMAT or table.get("rows") != rows or table.get("terms") != TERMS:
+        if not isinstance(table, dict) or table.get("format") != FORMAT or table.get("rows") != rows \
+                or table.get("terms") != TERMS:
             return None
+        try:
+            return cls._from_table(Path(folder), rows, table)
+        except (KeyError, TypeError, ValueError):  # a table cut short or edited by hand: rebuilt like a missing one
+            return None
+
+    @classmethod
+    def _from_table(cls, folder: Path, rows: int, table: dict) -> "Lexicon":
         ids, by_source = {}, defaultdict(list)
         for id_, start, end, text in table["sentences"]:
             source, _, i = id_.split("#")
@@ -121,8 +144,37 @@ class Lexicon:
             ids[(source, int(i))] = id_
         copies = [[tuple(k) for k in group] for group in table["copies"]]
         readings = {text: tuple(pair) for (_, _, _, text), pair in zip(table["sentences"], table["readings"]) if pair}
-        return cls(Path(folder), rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies, readings,
-                   table["reader"])
+        keys = [(id_.split("#")[0], int(id_.rsplit("#", 1)[1])) for id_, *_ in table["sentences"]]
+        claims = {key: found for key, found in zip(keys, table["claims"]) if found}
+        speakers = {key: tuple(found) for key, found in zip(keys, table["speakers"]) if found}
+        return cls(folder, rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies, readings,
+                   table["reader"], claims, table["claims_reader"], speakers)
+
+    def claims_of(self, source: str, index: int) -> tuple | None:
+        """The claims ingest read in sentence `index` of `source`; None when they were read by
+        another version of the claim code (the caller reads them afresh)."""
+        from assistant import claims
+
+        if self.claims_reader != claims.READER:
+            return None
+        return tuple(claims.from_row(row, self.sentences[source], index) for row in self.claims.get((source, index), ()))
+
+    def speaker_of(self, sentence: Sentence):
+        """Who says `sentence` (`speakers.attribute`), as ingest read it; read afresh, and kept,
+        when the speaker code has changed since."""
+        from assistant.speakers import READER, Speaker, attribute
+
+        key = (sentence.source, sentence.index)
+        if self.reader == READER:
+            found = self.speakers.get(key)
+            return found and Speaker(found[0], self.sentences[sentence.source][found[1]])
+        if key not in self._fresh_speakers:
+            self._fresh_speakers[key] = attribute(self.sentences.get(sentence.source, []), sentence.index)
+        return self._fresh_speakers[key]
+
+    @cached_property
+    def _fresh_speakers(self) -> dict:
+        return {}
 
     def bm25(self, top_k: int) -> "BM25Search":
         """BM25 over the sentences, memory-mapped from `bm25/`."""

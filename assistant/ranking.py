@@ -25,7 +25,6 @@ from assistant.discrepancies import counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
 from assistant.question import Question, spelled_out
 from assistant.retrieval import Evidence
-from assistant.speakers import attribute
 from assistant.text import acronym_names, names, numbers, stem, term_set, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
@@ -175,7 +174,7 @@ class Ranker:
         """The terms of who says the sentence when another sentence names them: "…," he said
         is about what "coalition spokesman Colonel Ryan Dillon" says."""
         if sentence not in self._speakers:
-            speaker = attribute(self.index.sentences.get(sentence.source, []), sentence.index)
+            speaker = self.index.lexicon.speaker_of(sentence)
             elsewhere = speaker is not None and speaker.named_in != sentence
             self._speakers[sentence] = frozenset(terms(speaker.name)) if elsewhere else frozenset()
         return self._speakers[sentence]

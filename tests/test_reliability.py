@@ -123,6 +123,10 @@ def test_a_corrupted_or_missing_lexicon_is_rebuilt_from_the_store(corpus, tmp_pa
     assert bot_on(corpus, store).ask("How many Syrian fighters left Raqqa?").to_dict() == expected
     shutil.rmtree(store / "lexical")
     assert bot_on(corpus, store).ask("How many Syrian fighters left Raqqa?").to_dict() == expected
+    table = json.loads((store / "lexical" / "table.json").read_text())
+    del table["speakers"]  # valid JSON of the current format, a part missing
+    (store / "lexical" / "table.json").write_text(json.dumps(table))
+    assert bot_on(corpus, store).ask("How many Syrian fighters left Raqqa?").to_dict() == expected
     assert json.loads((store / "lexical" / "table.json").read_text())["rows"] == bot_on(corpus, store).index.collection.count()
 
 

@@ -71,3 +71,36 @@ def test_a_lexicon_counted_by_another_version_of_the_term_code_is_not_loaded(see
     assert Lexicon.load(index.lexicon.folder, rows) is not None
     monkeypatch.setattr(lexical, "TERMS", "another text.py")
     assert Lexicon.load(index.lexicon.folder, rows) is None
+
+
+def test_claims_are_read_at_ingest_and_reloaded_as_read(seeds_bot, monkeypatch):
+    """What ingest saves of each sentence's claims is what reading it afresh gives; claims
+    saved by another version of the claim code are not taken."""
+    from assistant import claims
+    from assistant.lexical import Lexicon
+
+    index = seeds_bot.index
+    saved = Lexicon.load(index.lexicon.folder, index.collection.count())
+    found = 0
+    for source, rows in saved.sentences.items():
+        for i in range(len(rows)):
+            fresh = tuple(claims.extract(rows, i))
+            assert saved.claims_of(source, i) == fresh
+            found += len(fresh)
+    assert found > 30  # the seeds are full of figures, denials and what figures include
+    monkeypatch.setattr(claims, "READER", "another claims.py")
+    assert saved.claims_of(*next((s, i) for s, i in saved.claims)) is None
+
+
+def test_speakers_are_saved_at_ingest_and_match_a_fresh_attribution(seeds_bot, monkeypatch):
+    from assistant import speakers
+    from assistant.lexical import Lexicon
+
+    index = seeds_bot.index
+    saved = Lexicon.load(index.lexicon.folder, index.collection.count())
+    rows = [s for article in saved.sentences.values() for s in article]
+    fresh = [speakers.attribute(saved.sentences[s.source], s.index) for s in rows]
+    assert [saved.speaker_of(s) for s in rows] == fresh
+    assert any(f and f.named_in != s and "Sello" in f.name for s, f in zip(rows, fresh))  # "…," he said
+    monkeypatch.setattr(speakers, "READER", "another speakers.py")
+    assert [saved.speaker_of(s) for s in rows] == fresh  # read afresh, the same here
