@@ -33,7 +33,7 @@ from assistant.text import TERMS, copy_key, term_set
 
 FORMAT = 7  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
             # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
-            # 6: speaker readings; 7: claims)
+            # 6: speaker readings; 7: claims, speakers and term sets)
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,7 @@ class Lexicon:
     claims: dict[tuple[str, int], list] = field(default_factory=dict)  # (source, index) -> claims as rows
     claims_reader: str = ""                   # `claims.READER` of the code that read them
     speakers: dict[tuple[str, int], tuple[str, int]] = field(default_factory=dict)  # -> (name, index naming them)
+    terms: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # -> `text.term_set` of the sentence
 
     def __post_init__(self) -> None:
         from assistant.speakers import learn  # speakers reads Sentence from here
@@ -80,7 +81,8 @@ class Lexicon:
             ids[(source, int(i))] = id_
         sentences = {s: sorted(rows, key=lambda r: r.index) for s, rows in sorted(table.items())}
         every = [s for rows in sentences.values() for s in rows]
-        df = Counter(t for s in every for t in term_set(s.text))
+        sets = [term_set(s.text) for s in every]
+        df = Counter(t for found in sets for t in found)
         from assistant.speakers import READER, read
 
         readings = {s.text: read(s.text) for s in every}
@@ -90,6 +92,7 @@ class Lexicon:
         lexicon.claims = {(source, i): rows for source, article in sentences.items() for i in range(len(article))
                           if (rows := [claims.to_row(c) for c in claims.extract(article, i)])}
         lexicon.claims_reader = claims.READER
+        lexicon.terms = {(s.source, s.index): sorted(found) for s, found in zip(every, sets)}
         from assistant.speakers import attribute
 
         lexicon.speakers = {(source, i): (found.name, found.named_in.index) for source, article in sentences.items()
@@ -109,10 +112,11 @@ class Lexicon:
                  "sentences": [[id_, s.start, s.end, s.text] for id_, s in zip(self.order, self._rows)],
                  "copies": self.copies,
                  "readings": [self.readings.get(s.text) for s in self._rows],  # parallel to "sentences"
-                 "reader": self.reader, "terms": TERMS,
+                 "reader": self.reader, "terms_by": TERMS,
                  "claims": [self.claims.get((s.source, s.index)) for s in self._rows],  # parallel to "sentences"
                  "claims_reader": self.claims_reader,
-                 "speakers": [self.speakers.get((s.source, s.index)) for s in self._rows]}  # parallel to "sentences"
+                 "speakers": [self.speakers.get((s.source, s.index)) for s in self._rows],  # parallel to "sentences"
+                 "terms": [self.terms.get((s.source, s.index)) for s in self._rows]}
         (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         remove(self.folder)
         os.replace(tmp, self.folder)
@@ -128,7 +132,7 @@ class Lexicon:
         except (OSError, ValueError):
             return None
         if not isinstance(table, dict) or table.get("format") != FORMAT or table.get("rows") != rows \
-                or table.get("terms") != TERMS:
+                or table.get("terms_by") != TERMS:
             return None
         try:
             return cls._from_table(Path(folder), rows, table)
@@ -147,8 +151,9 @@ class Lexicon:
         keys = [(id_.split("#")[0], int(id_.rsplit("#", 1)[1])) for id_, *_ in table["sentences"]]
         claims = {key: found for key, found in zip(keys, table["claims"]) if found}
         speakers = {key: tuple(found) for key, found in zip(keys, table["speakers"]) if found}
+        terms = dict(zip(keys, table["terms"]))
         return cls(folder, rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies, readings,
-                   table["reader"], claims, table["claims_reader"], speakers)
+                   table["reader"], claims, table["claims_reader"], speakers, terms)
 
     def claims_of(self, source: str, index: int) -> tuple | None:
         """The claims ingest read in sentence `index` of `source`; None when they were read by
@@ -158,6 +163,20 @@ class Lexicon:
         if self.claims_reader != claims.READER:
             return None
         return tuple(claims.from_row(row, self.sentences[source], index) for row in self.claims.get((source, index), ()))
+
+    def terms_of(self, sentence: Sentence) -> frozenset[str]:
+        """`text.term_set` of a sentence, as ingest counted it (this version of text.py did:
+        a table counted by another is not loaded)."""
+        key = (sentence.source, sentence.index)
+        found = self._term_sets.get(key)
+        if found is None:
+            saved = self.terms.get(key)
+            found = self._term_sets[key] = frozenset(saved) if saved is not None else term_set(sentence.text)
+        return found
+
+    @cached_property
+    def _term_sets(self) -> dict:
+        return {}
 
     def speaker_of(self, sentence: Sentence):
         """Who says `sentence` (`speakers.attribute`), as ingest read it; read afresh, and kept,

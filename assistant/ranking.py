@@ -140,8 +140,9 @@ class Ranker:
         return own + [(t, 0.5 * self.weight(t)) for t in context if t not in question.terms and t not in question.earlier_party]
 
     def relevance(self, wanted: list[tuple[str, float]], evidence: Evidence, question: Question) -> float:
-        own = _by_acronym(term_set(evidence.text) | self.speaker_terms(evidence.sentence), question)
-        near = frozenset().union(*(term_set(s.text) for s in self.neighbours(evidence.sentence)))
+        lexicon = self.index.lexicon
+        own = _by_acronym(lexicon.terms_of(evidence.sentence) | self.speaker_terms(evidence.sentence), question)
+        near = frozenset().union(*(lexicon.terms_of(s) for s in self.neighbours(evidence.sentence)))
         total = sum(w for _, w in wanted) or 1.0
         covered = sum(w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)
         return 0.5 * covered / total + 0.5 * max(evidence.dense, 0.0)

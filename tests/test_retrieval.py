@@ -104,3 +104,13 @@ def test_speakers_are_saved_at_ingest_and_match_a_fresh_attribution(seeds_bot, m
     assert any(f and f.named_in != s and "Sello" in f.name for s, f in zip(rows, fresh))  # "…," he said
     monkeypatch.setattr(speakers, "READER", "another speakers.py")
     assert [saved.speaker_of(s) for s in rows] == fresh  # read afresh, the same here
+
+
+def test_term_sets_are_saved_at_ingest_as_term_set_reads_them(seeds_bot):
+    from assistant.lexical import Lexicon
+    from assistant.text import term_set
+
+    index = seeds_bot.index
+    saved = Lexicon.load(index.lexicon.folder, index.collection.count())
+    rows = [s for article in saved.sentences.values() for s in article]
+    assert saved.terms and [saved.terms_of(s) for s in rows] == [term_set(s.text) for s in rows]
