@@ -304,3 +304,4 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
     assert terms("the convoy pulled out") == terms("the convoy left") == terms("the convoy got out")
     assert terms("Which militia spearheads the alliance?") == terms("Which militia leads the alliance?")
     assert terms("the Kurds") == terms("the Kurdish")
+    assert terms("pushed into the city") == terms("advanced into the city") == terms("entered the city")
