@@ -217,7 +217,7 @@ _NOT_A_PLACE = re.compile(r"\baccording to (?:the )?\w+$|\b(?:Mr|Mrs|Ms|Dr|Col|C
                           r"Minister|Spokesman|Spokeswoman)$")
 _NAMES_A_PLACE = re.compile(r"\b(?:which|what) (?:\w+ )?(?:city|cities|town|towns|province|provinces|country|countries|"
                             r"village|villages|region|state|states)\b|\bname of the (?:city|town|province|country)\b", re.I)
-PLACE = re.compile(r"\b(?:in|to|towards|toward|into|near|along|at)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
+PLACE = re.compile(r"\b(?:in|to|towards|toward|into|near|along|at|(?:town|city|village|stronghold|province|capital|bastion|port|enclave) of)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
 ORIGIN = re.compile(r"\bfrom\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
 _ASKS_ORIGIN = re.compile(r"\bcomes? from\b|\bcame from\b|\bhail(?:s|ed)? from\b|\bwhere\b.*\bfrom\s*\??$|\borigins?\b|"
                           r"\bnationalit(?:y|ies)\b", re.I)
@@ -281,7 +281,8 @@ def _group_names(question: Question, text: str) -> set[str]:
 def _place_fit(question: Question, text: str) -> float:
     if re.search(r"\bbased\b|\bheadquarter|\blocated\b", question.text, re.I):  # "Where is it based?": "the Britain-based …", "based in …"
         return 0.2 if re.search(r"\w-based\b|\bbased (?:in|at)\b", text) else -0.1
-    asked = {stem(w) for n in names(question.text) for w in n.split()} | {"is"}  # "Raqa" is the asked "Raqqa"; IS no place
+    asked = {stem(w) for n in names(question.text) | question.context_names for w in n.split()} | {"is"}  # "Raqa" is
+    # the asked "Raqqa" (or the earlier turn's); IS no place
     found = ORIGIN if _ASKS_ORIGIN.search(question.text) else PLACE  # "where do they come from?": not where they go
     places = [m.group(1) for m in found.finditer(text) if not {stem(w) for w in m.group(1).split() if w.lower() != "the"} <= asked
               and not {w.lower() for w in m.group(1).split()} & _ORG_WORDS

@@ -42,7 +42,9 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "talk": "negoti", "discuss": "negoti", "prevent": "stop", "block": "stop", "halt": "stop",
             "denial": "deni", "reject": "deni", "dismiss": "deni", "refut": "deni", "rebut": "deni",
             "spokesman": "speak", "spokeswoman": "speak", "spokesperson": "speak", "spokesmen": "speak",
-            "spearhead": "lead", "kurd": "kurdish", "turk": "turkish"}  # a people and its adjective are one
+            "spearhead": "lead", "kurd": "kurdish", "turk": "turkish",  # a people and its adjective are one
+            "seiz": "captur", "recaptur": "captur", "retak": "captur", "retook": "captur", "retaken": "captur",
+            "messag": "contact"}
 
 
 # Irregular forms the Snowball stemmer leaves apart ("sent" vs "send").
@@ -91,7 +93,11 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(?:pull|pulls|pulled|pulling) out\b|\b(?:slip|slips|slipped|slipping) (?:away|out)\b"
                        r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b", re.I), "left"),
            (re.compile(r"\b(?:push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|advanc(?:e|es|ed|ing)|march(?:es|ed|ing)?|"
-                       r"br(?:eak|eaks|oke|eaking)|swept|sweep(?:s|ing)?) into\b", re.I), "entered")]
+                       r"br(?:eak|eaks|oke|eaking)|swept|sweep(?:s|ing)?) into\b", re.I), "entered"),
+           (re.compile(r"\b(?:keep|keeps|keeping|kept) (?:tabs|an eye|watch) on\b", re.I), "tracking"),
+           (re.compile(r"\b(?:okay|ok|happy|fine|comfortable|on board) with\b", re.I), "agree with"),
+           (re.compile(r"\b(?:get|gets|got|getting) in touch\b|\b(?:make|makes|made|making) contact\b"
+                       r"|\b(?:reach|reached|reaches|reaching) out\b", re.I), "contact")]
 
 
 def terms(text: str) -> list[str]:

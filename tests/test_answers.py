@@ -292,6 +292,10 @@ def test_a_place_question_wants_a_named_place_of_the_right_kind(seeds_bot):
     assert _place_fit(analyse("Where is the monitor located?"), "the Britain-based monitor said") > 0
     assert _place_fit(q, "The fighters left, the Britain-based monitor said.") < 0  # where the monitor is
     assert _place_fit(q, "The army took 90 per cent of Raqa from IS.") < 0
+    assert _place_fit(analyse("Which town did the army take?"), "The army seized the stronghold of Ostrava.") > 0
+    history = [{"role": "user", "content": "How many fighters are still in Ostrava?"},
+               {"role": "assistant", "content": "About 40 remain in Ostrava."}]
+    assert _place_fit(analyse("And where do they want to go?", history), "They left their bastion of Ostrava.") < 0
     assert seeds_bot.ask("Which countries do the remaining foreign fighters come from?").abstained
     answer = seeds_bot.ask("In which country is the Syrian Observatory for Human Rights headquartered?")
     assert "Britain-based" in answer.text
@@ -305,3 +309,7 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
     assert terms("Which militia spearheads the alliance?") == terms("Which militia leads the alliance?")
     assert terms("the Kurds") == terms("the Kurdish")
     assert terms("pushed into the city") == terms("advanced into the city") == terms("entered the city")
+    assert terms("the army seized the town") == terms("the army captured the town") == terms("the army retook the town")
+    assert terms("keeping tabs on the convoy") == terms("tracking the convoy")
+    assert terms("okay with the deal") == terms("agree with the deal")
+    assert terms("they got in touch") == terms("they made contact") == terms("they sent a message")[1:]
