@@ -271,15 +271,24 @@ def _side_found(side: dict, parts: list[tuple[str, list[int]]], sources: dict[in
 
 
 def discrepancy_found(item: dict, answer: Any) -> bool | None:
-    """For conflict items: every side of the conflict is stated, i.e. some statement matches
-    one of the side's patterns and carries a marker citing one of the side's sources.
-    None for items without conflict sides."""
+    """For conflict items: the answer says the sources disagree (it reports a discrepancy, or
+    its text says accounts differ, conflict, contradict …) and every side of the conflict is
+    stated, i.e. some statement matches one of the side's patterns and carries a marker
+    citing one of the side's sources. Both figures side by side, with nothing said of their
+    disagreement, do not count. None for items without conflict sides."""
     sides = item.get("conflict_sides") or []
     if not sides:
         return None
     answer = _as_dict(answer)
-    parts, sources = statements(answer.get("text", "")), _sources_by_marker(answer)
+    text = answer.get("text", "")
+    if not (answer.get("discrepancies") or DISAGREEMENT.search(text)):
+        return False
+    parts, sources = statements(text), _sources_by_marker(answer)
     return all(_side_found(side, parts, sources) for side in sides)
+
+
+DISAGREEMENT = re.compile(r"\b(?:differ\w*|disagree\w*|conflict\w*|contradict\w*|disput\w*|inconsistent|"
+                          r"at odds|discrepanc\w*)\b", re.I)
 
 
 def distinctive_words(attributed_to: str) -> set[str]:

@@ -151,6 +151,11 @@ def test_discrepancy_found_needs_every_side_cited_to_its_sources():
                           [cite(1, Q_SELO, "reuters.txt"), cite(2, Q_OBS, "reuters.txt")])
     assert not m.discrepancy_found(CONFLICT, wrong_source)
     assert m.discrepancy_found(AGREEMENT, BOTH_SIDES) is None
+    side_by_side = answer("SDF spokesman Talal Selo said 275 left [1]. The Syrian Observatory said about 200 [2].",
+                          [cite(1, Q_SELO, "reuters.txt"), cite(2, Q_OBS, "obs.txt")])
+    assert not m.discrepancy_found(CONFLICT, side_by_side), "both figures, but nothing said of their disagreement"
+    said = dict(side_by_side, text=side_by_side["text"] + " The two accounts conflict.")
+    assert m.discrepancy_found(CONFLICT, said)
 
 
 def test_discrepancy_attributed_needs_a_distinctive_word_per_side():
