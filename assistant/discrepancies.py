@@ -69,6 +69,11 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
         return any(stem(w) in asked and (distinctive(stem(w)) or stem(w) in sourced) for w in words)
 
     scoped = [c for c in claims if named(c.speaker)]
+    own = set(question.terms) | as_source(question.text)
+    inherited = not any(stem(w) in own for c in scoped for w in re.findall(r"[A-Za-z][\w’'\-]{3,}", c.speaker or ""))
+    figures = _asks_about_figures(question)
+    if inherited and not any(counts_what_is_asked(question, c) if figures else c.kind != "quantity" for c in scoped):
+        return claims  # "And how many foreigners stayed?" after "… according to the council": it gave no such figure
     return scoped if scoped or any(named(s) for s in speakers) else claims
 
 
@@ -137,7 +142,8 @@ def _asks_about_figures(question: Question) -> bool:
     """ "How many …", "the figure …", and whether any are left: "Are there any civilians left?"."""
     return question.kind == "number" or bool(re.search(
         r"\d|\b(?:figure|estimate|number|toll|count|size|how big|how large|tally)s?\b|\bempty\b"
-        r"|\b(?:are|were|is|was) there (?:still )?any\b", question.text, re.I))
+        r"|\b(?:are|were|is|was) there (?:still )?any\b|\b(?:are|were|is|was) there\b.*\b(?:left|remain\w*)\b",
+        question.text, re.I))
 
 
 @dataclass(frozen=True)
