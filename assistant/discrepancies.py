@@ -72,7 +72,7 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     own = set(question.terms) | as_source(question.text)
     inherited = not any(stem(w) in own for c in scoped for w in re.findall(r"[A-Za-z][\w’'\-]{3,}", c.speaker or ""))
     figures = _asks_about_figures(question)
-    if inherited and not any(counts_what_is_asked(question, c) if figures else c.kind != "quantity" for c in scoped):
+    if scoped and inherited and not any(counts_what_is_asked(question, c) if figures else c.kind != "quantity" for c in scoped):
         return claims  # "And how many foreigners stayed?" after "… according to the council": it gave no such figure
     return scoped if scoped or any(named(s) for s in speakers) else claims
 

@@ -224,3 +224,18 @@ def test_none_left_and_a_few_left_conflict_when_asked_whether_any_remain():
     assert {side[0].value for side in found.sides} == {"none", "a few"}
     handful = claims_of("The mayor said a handful of sailors remained.", "The port said a few sailors remained.")
     assert find(analyse("Are there any sailors left in the harbour?"), handful) == []
+
+
+def test_a_speaker_inherited_from_the_earlier_turn_who_gave_no_such_figure_scopes_nothing():
+    history = [{"role": "user", "content": "How many sailors left, according to the port authority?"},
+               {"role": "assistant", "content": "The port authority says 40 sailors left."}]
+    claims = claims_of("The port authority said 40 local sailors left the harbour.",
+                       "The union said 90 foreign sailors remained in the harbour.",
+                       "Mayor Ana Berg said up to 20 foreign sailors remained in the harbour.")
+    q = analyse("And how many foreigners stayed behind?", history)
+    assert scoped_to_speaker(q, claims, distinctive=lambda t: True) == claims
+    [found] = find(q, claims)
+    assert {side[0].value for side in found.sides} == {"90", "up to 20"}
+    own = analyse("According to the port authority, how many foreigners stayed behind?")
+    scoped = scoped_to_speaker(own, claims, distinctive=lambda t: True)
+    assert [c.speaker for c in scoped] == ["The port authority"] and find(own, scoped) == []  # asked of it: it gave none
