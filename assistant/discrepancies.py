@@ -65,16 +65,19 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     sourced = as_source(question.text) | as_source(question.context)
 
     def named(speaker: str | None) -> bool:
-        words = re.findall(r"[A-Za-z][\w’'\-]{3,}", speaker or "")
+        words = _NAME_WORD.findall(speaker or "")
         return any(stem(w) in asked and (distinctive(stem(w)) or stem(w) in sourced) for w in words)
 
     scoped = [c for c in claims if named(c.speaker)]
     own = set(question.terms) | as_source(question.text)
-    inherited = not any(stem(w) in own for c in scoped for w in re.findall(r"[A-Za-z][\w’'\-]{3,}", c.speaker or ""))
+    inherited = not any(stem(w) in own for c in scoped for w in _NAME_WORD.findall(c.speaker or ""))
     figures = _asks_about_figures(question)
     if scoped and inherited and not any(counts_what_is_asked(question, c) if figures else c.kind != "quantity" for c in scoped):
         return claims  # "And how many foreigners stayed?" after "… according to the council": it gave no such figure
     return scoped if scoped or any(named(s) for s in speakers) else claims
+
+
+_NAME_WORD = re.compile(r"\b[A-Z]{3,}\b|[A-Za-z][\w’'\-]{3,}")  # a speaker's words that can name it: "SDF", "Selo"
 
 
 # The question asks what someone says: "according to the coalition", "the coalition's line",

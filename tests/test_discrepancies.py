@@ -239,3 +239,9 @@ def test_a_speaker_inherited_from_the_earlier_turn_who_gave_no_such_figure_scope
     own = analyse("According to the port authority, how many foreigners stayed behind?")
     scoped = scoped_to_speaker(own, claims, distinctive=lambda t: True)
     assert [c.speaker for c in scoped] == ["The port authority"] and find(own, scoped) == []  # asked of it: it gave none
+
+
+def test_an_acronym_names_a_speaker():
+    claims = claims_of("The SDF said 90 foreign fighters remained.", "The monitor said 40 foreign fighters remained.")
+    q = analyse("According to the SDF, how many foreign fighters remained?")
+    assert [c.speaker for c in scoped_to_speaker(q, claims, distinctive=lambda t: True)] == ["The SDF"]
