@@ -318,7 +318,11 @@ def _composition(sentence: Sentence, figure: Claim, where: str, words: str, spea
 
 def extract(sentences: list[Sentence], index: int) -> list[Claim]:
     """Every claim in sentence `index` of an article."""
-    speaker = attribute(sentences, index)
+    return extract_said(sentences, index, attribute(sentences, index))
+
+
+def extract_said(sentences: list[Sentence], index: int, speaker) -> list[Claim]:
+    """`extract`, given the sentence's `speakers.attribute` (ingest reads it once for both)."""
     name = speaker.name if speaker else None
     figures = quantity_claims(sentences[index], name)
     claims = figures + denial_claims(sentences[index], name) + composition_claims(sentences, index, name, figures)

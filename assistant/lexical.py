@@ -88,15 +88,14 @@ class Lexicon:
         readings = {s.text: read(s.text) for s in every}
         lexicon = cls(Path(folder), len(nodes), ids, sentences, texts, df, _copy_groups(every), readings, READER)
         from assistant import claims  # reads speakers, learnt above
-
-        lexicon.claims = {(source, i): rows for source, article in sentences.items() for i in range(len(article))
-                          if (rows := [claims.to_row(c) for c in claims.extract(article, i)])}
-        lexicon.claims_reader = claims.READER
-        lexicon.terms = {(s.source, s.index): sorted(found) for s, found in zip(every, sets)}
         from assistant.speakers import attribute
 
-        lexicon.speakers = {(source, i): (found.name, found.named_in.index) for source, article in sentences.items()
-                            for i in range(len(article)) if (found := attribute(article, i))}
+        said = {(s.source, s.index): attribute(sentences[s.source], s.index) for s in every}
+        lexicon.speakers = {key: (found.name, found.named_in.index) for key, found in said.items() if found}
+        lexicon.claims = {key: rows for key, found in said.items()
+                          if (rows := [claims.to_row(c) for c in claims.extract_said(sentences[key[0]], key[1], found)])}
+        lexicon.claims_reader = claims.READER
+        lexicon.terms = {(s.source, s.index): sorted(found) for s, found in zip(every, sets)}
         lexicon.save(nodes)
         return lexicon
 
