@@ -35,6 +35,7 @@ TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunda
 DURATION = re.compile(r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|many) " + _DURATION
                       + r"|(?:for|spent|took|lasted) (?:hours|days|weeks|months|years))\b", re.I)
 KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus word is that word misspelt ("Sellow")
+_GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going)\b", re.I)
 ASKS_DURATION = re.compile(r"^\s*how long\b|\bwhat (?:period|time ?span|length of time)\b|\bhow many (?:days|hours|weeks|months)\b", re.I)
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to)\b", re.I)
 
@@ -157,8 +158,9 @@ class Ranker:
         text = sentence.text
         if kind == "number":
             return _number_fit(question, sentence, lambda: " ".join(s.text for s in self.neighbours(sentence, 1, 0)))
-        if kind == "time" and ASKS_DURATION.search(question.text):
-            return 0.2 if DURATION.search(text) else -0.1
+        if kind == "time" and ASKS_DURATION.search(question.text):  # "how long will it go on?": "until the city is clean"
+            until = _GOES_ON.search(question.text) and re.search(r"\buntil\b", text, re.I)
+            return 0.2 if DURATION.search(text) or until else -0.1
         if kind == "time":
             return 0.15 if TIME.search(text) else -0.15
         if kind == "person":

@@ -313,3 +313,8 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
     assert terms("keeping tabs on the convoy") == terms("tracking the convoy")
     assert terms("okay with the deal") == terms("agree with the deal")
     assert terms("they got in touch") == terms("they made contact") == terms("they sent a message")[1:]
+
+
+def test_how_long_something_goes_on_is_answered_by_until_what(seeds_bot):
+    answer = seeds_bot.ask("How long did the SDF say the fighting would go on?")
+    assert "until the whole city is clean" in answer.text.split("[")[0]
