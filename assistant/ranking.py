@@ -17,7 +17,6 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Callable
 
 from assistant.claims import EVENTS, quantity_claims
@@ -79,6 +78,7 @@ class Ranker:
         self._parts: frozenset[str] | None = None
         self._by_start: dict[str, list[str]] | None = None
         self._speakers: dict[Sentence, frozenset[str]] = {}  # per sentence, for the index's lifetime
+        self._figures: dict[Sentence, tuple] = {}            # likewise
 
     def weight(self, term: str) -> float:
         """Inverse document frequency over sentences; a word the corpus never uses weighs most."""
@@ -157,7 +157,8 @@ class Ranker:
     def _fit(self, kind: str, question: Question, sentence: Sentence) -> float:
         text = sentence.text
         if kind == "number":
-            return _number_fit(question, sentence, lambda: " ".join(s.text for s in self.neighbours(sentence, 1, 0)))
+            return _number_fit(question, sentence, self.figures(sentence),
+                               lambda: " ".join(s.text for s in self.neighbours(sentence, 1, 0)))
         if kind == "time" and ASKS_DURATION.search(question.text):  # "how long will it go on?": "until the city is clean"
             until = _GOES_ON.search(question.text) and re.search(r"\buntil\b", text, re.I)
             return 0.2 if DURATION.search(text) or until else -0.1
@@ -172,6 +173,15 @@ class Ranker:
             following = self.neighbours(sentence, 0, 1)
             return 0.12 if REASON.search(text) else 0.1 if following and REASON.search(following[0].text) else 0.0
         return 0.0
+
+    def figures(self, sentence: Sentence) -> tuple:
+        """The sentence's figures as claims: those ingest saved, or read afresh when the claim
+        code has changed since. They do not change between questions."""
+        if sentence not in self._figures:
+            saved = self.index.lexicon.claims_of(sentence.source, sentence.index)
+            self._figures[sentence] = tuple(c for c in saved if c.kind == "quantity") if saved is not None \
+                else tuple(quantity_claims(sentence, None))
+        return self._figures[sentence]
 
     def speaker_terms(self, sentence: Sentence) -> frozenset[str]:
         """The terms of who says the sentence when another sentence names them: "…," he said
@@ -225,16 +235,9 @@ _ASKS_ORIGIN = re.compile(r"\bcomes? from\b|\bcame from\b|\bhail(?:s|ed)? from\b
                           r"\bnationalit(?:y|ies)\b", re.I)
 
 
-@lru_cache(maxsize=65536)
-def _figures(sentence: Sentence) -> tuple:
-    """The sentence's figures as claims (read-only here); they do not change between questions."""
-    return tuple(quantity_claims(sentence, None))
-
-
-def _number_fit(question: Question, sentence: Sentence, before: Callable[[], str]) -> float:
-    """How well the sentence's figures answer a "how many"; `before` gives the text of the
-    sentence before it, where the event a bare count belongs to is often told."""
-    found = _figures(sentence)
+def _number_fit(question: Question, sentence: Sentence, found: tuple, before: Callable[[], str]) -> float:
+    """How well the sentence's figures (`found`, as claims) answer a "how many"; `before` gives
+    the text of the sentence before it, where the event a bare count belongs to is often told."""
     if re.search(r"\bper ?cent|share|percentage|proportion", question.text, re.I):
         found = [c for c in found if c.quantity.percent]
     if not found:
