@@ -79,6 +79,7 @@ class Ranker:
         self._by_start: dict[str, list[str]] | None = None
         self._speakers: dict[Sentence, frozenset[str]] = {}  # per sentence, for the index's lifetime
         self._figures: dict[Sentence, tuple] = {}            # likewise
+        self._casts: dict[str, dict[str, frozenset[str]]] = {}  # per article
 
     def weight(self, term: str) -> float:
         """Inverse document frequency over sentences; a word the corpus never uses weighs most."""
@@ -166,7 +167,7 @@ class Ranker:
             return 0.15 if TIME.search(text) else -0.15
         if kind == "person":
             before = " ".join(s.text for s in self.neighbours(sentence, 1, 0))
-            return _person_fit(question, text, before)
+            return _person_fit(question, text, before, self.cast(sentence.source))
         if kind == "place":
             return _place_fit(question, text)
         if kind == "reason":  # the reason in this sentence, or in the next one ("…, wanting to …, he said.")
@@ -182,6 +183,12 @@ class Ranker:
             self._figures[sentence] = tuple(c for c in saved if c.kind == "quantity") if saved is not None \
                 else tuple(quantity_claims(sentence, None))
         return self._figures[sentence]
+
+    def cast(self, source: str) -> dict[str, frozenset[str]]:
+        """The people `source` names with their roles (`cast_of`), read once per article."""
+        if source not in self._casts:
+            self._casts[source] = cast_of(self.index.sentences.get(source, []))
+        return self._casts[source]
 
     def speaker_terms(self, sentence: Sentence) -> frozenset[str]:
         """The terms of who says the sentence when another sentence names them: "…," he said
@@ -215,8 +222,9 @@ _ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "un
               "alliance", "militia", "militias", "democratic", "civil", "rights", "committee", "ministry", "government",
               "agency", "party", "front", "reuters", "afp", "press", "news", "national", "international", "united",
               "nations", "department", "office", "campaign", "protection"}
-_ROLES = re.compile(r"\b(spokes(?:man|woman|person)|head|leader|commander|chief|official|minister|president|"
-                    r"director|colonel|general|envoy|monitor|mayor|governor|member)s?\b", re.I)
+_ROLE = (r"(spokes(?:man|woman|person)|head|leader|commander|chief|official|minister|president|"
+         r"director|colonel|general|envoy|monitor|mayor|governor|member)s?\b")
+_ROLES = re.compile(r"\b" + _ROLE, re.I)
 _STRICT_PERSON = re.compile(r"\bname of\b|\bwho (?:is|was|are|were) the\b|\bwhich (?:\w+ )?(?:official|spokes\w+|"
                             r"person|commander|leader|head|chief)\b|\bwho (?:heads|leads|runs|commands)\b", re.I)
 _ASKS_GROUP = re.compile(r"\b(?:which|what) (?:\w+ )?(?:group|organi[sz]ation|militia|alliance|force|monitor|agency|"
@@ -254,14 +262,19 @@ def _number_fit(question: Question, sentence: Sentence, found: tuple, before: Ca
     return -0.05
 
 
-def _person_fit(question: Question, text: str, before: str) -> float:
+def _person_fit(question: Question, text: str, before: str, cast: dict[str, frozenset[str]]) -> float:
+    """`before`: the sentence before; `cast`: the people the article names, with the roles it gives them."""
     if _ASKS_GROUP.search(question.text):  # "Which group spearheads the SDF?" wants an organisation
         if _group_names(question, text):
             return 0.2
         return 0.05 if _new_names(question, text) else -0.12
-    people = _person_names(question, text)
-    roles = {stem(m.group(1)) for m in _ROLES.finditer(question.text)}  # "spokesperson" is a "spokesman"
-    has_role = not roles or bool(roles & term_set(text + " " + before))
+    people = _person_names(question, text) | {n for n in _new_names(question, text) if n in cast}  # "Bali described …"
+    roles = {stem(m.group(1)) for m in _ROLES.finditer(_asked_role(question.text))}  # "spokesperson" is a "spokesman"
+    # the role is the person's own ("Mostafa Bali, another SDF spokesman"), not a word nearby:
+    # "top leaders were based there, and hostages said Mohammed Emwazi …" names no leader; a role left unnamed just before is the one named now ("But a spokesman
+    # for the YPG denied …" / "…," Nuri Mahmoud told AFP)
+    has_role = not roles or any(roles & cast.get(p, frozenset()) for p in people) \
+        or bool(roles & term_set(before)) and not _person_names(question, before)
     if people and has_role:
         return 0.2
     if _STRICT_PERSON.search(spelled_out(question.text)):
@@ -269,6 +282,43 @@ def _person_fit(question: Question, text: str, before: str) -> float:
     if _new_names(question, text) or _AGENT.search(text):  # "was brokered by the council and tribal elders"
         return 0.08
     return -0.12
+
+
+_ROLE_WORD = r"(spokes(?:man|woman|person|men|women)|heads?|leaders?|commanders?|chiefs?|officials?|ministers?|" \
+             r"president|directors?|colonel|general|envoys?|monitor|mayor|governor|members?)"
+
+
+def cast_of(sentences: list[Sentence]) -> dict[str, frozenset[str]]:
+    """The people an article names (two words or more, no organisation), in full and, when
+    it gives them a role, by surname, each with the role stems the article gives them: "SDF spokesman Talal Selo",
+    "Laila Mostafa, head of the council", "the head of the Observatory, Rami Abdel Rahman"."""
+    cast: dict[str, set[str]] = defaultdict(set)
+    for sentence in sentences:
+        text = sentence.text
+        for name in names(text):
+            words_ = name.split()
+            if len(words_) < 2 or {w.lower() for w in words_} & _ORG_WORDS:
+                continue
+            n = re.escape(name)
+            roles = {stem(m.group(1).lower()) for pattern in (
+                rf"\b{_ROLE_WORD}\s+(?:[A-Z][\w.’'\-]*\s+){{0,3}}?{n}\b",
+                rf"\b{n},\s+[^,;:.\"“”]{{0,60}}?\b{_ROLE_WORD}\b",
+                rf"\b{_ROLE_WORD}\s+(?:of|for|at)\s+[^,;:]{{0,60}},\s+{n}\b") for m in re.finditer(pattern, text)}
+            cast[name] |= roles
+            if roles:  # by surname too ("Bali said"); a place ("Syria’s Raqqa") is given no role
+                cast[words_[-1]] |= roles
+    return {name: frozenset(roles) for name, roles in cast.items()}
+
+
+_ASKED = re.compile(r"\b(?:who(?:[’']s| is| was| are| were)|which|what(?:[’']s| is| was)?|names? of)\s+((?:the\s+|a\s+|an\s+)?"
+                    r"(?:[\w’'\-]+\s+){0,4}?)" + _ROLE, re.I)
+
+
+def _asked_role(question: str) -> str:
+    """The role the question asks a person by ("Who is the head of …", "Which SDF spokesman …"),
+    not one that only says whose account it wants ("According to the Raqqa official, who …")."""
+    match = _ASKED.search(spelled_out(question))
+    return match.group(0) if match else ""
 
 
 def _person_names(question: Question, text: str) -> set[str]:
