@@ -236,7 +236,7 @@ _PLACE_CUES = re.compile(r"\w-based\b|\bbased (?:in|at)\b|\b(?:province|territor
 _NOT_A_PLACE = re.compile(r"\baccording to (?:the )?\w+$|\b(?:Mr|Mrs|Ms|Dr|Col|Colonel|Gen|General|Lt|Sheikh|President|"
                           r"Minister|Spokesman|Spokeswoman)$")
 _NAMES_A_PLACE = re.compile(r"\b(?:which|what) (?:\w+ )?(?:city|cities|town|towns|province|provinces|country|countries|"
-                            r"village|villages|region|state|states)\b|\bname of the (?:city|town|province|country)\b", re.I)
+                            r"village|villages|region|state|states|nationality|nationalities)\b|\bname of the (?:city|town|province|country)\b", re.I)
 PLACE = re.compile(r"\b(?:in|to|towards|toward|into|near|along|at|(?:town|city|village|stronghold|province|capital|bastion|port|enclave) of)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
 ORIGIN = re.compile(r"\bfrom\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
 _ASKS_ORIGIN = re.compile(r"\bcomes? from\b|\bcame from\b|\bhail(?:s|ed)? from\b|\bwhere\b.*\bfrom\s*\??$|\borigins?\b|"

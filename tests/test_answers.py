@@ -297,6 +297,9 @@ def test_a_place_question_wants_a_named_place_of_the_right_kind(seeds_bot):
                {"role": "assistant", "content": "About 40 remain in Ostrava."}]
     assert _place_fit(analyse("And where do they want to go?", history), "They left their bastion of Ostrava.") < 0
     assert seeds_bot.ask("Which countries do the remaining foreign fighters come from?").abstained
+    nationality = analyse("What nationalities are the fighters who stayed?")  # where they come from
+    assert nationality.kind == "place" and _place_fit(nationality, "The foreign fighters are asking to leave.") < 0
+    assert _place_fit(nationality, "Most of them came from Chechnya and Tunisia.") > 0
     answer = seeds_bot.ask("In which country is the Syrian Observatory for Human Rights headquartered?")
     assert "Britain-based" in answer.text
 
