@@ -1,9 +1,9 @@
 """What a question asks for, and the standalone form of a follow-up.
 
 `analyse` classifies the expected answer (a number, a person or organisation, a place, a
-time, a reason, yes/no, or anything else), finds the thing a "how many" question counts,
-and folds in the previous turn when the question leans on it ("What did she say about it?",
-"And the foreign ones?"). It does not rewrite the question with a model; an LLM backend may
+time, a reason, a choice between options, yes/no, or anything else), finds the thing a
+"how many" question counts, and folds in the previous turn when the question leans on it
+("What did she say about it?", "And the foreign ones?"). It does not rewrite the question with a model; an LLM backend may
 condense further (see `answering.llm`).
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from assistant.text import names, stem, terms
 
-KINDS = ("number", "person", "place", "time", "reason", "yesno", "other")
+KINDS = ("number", "person", "place", "time", "reason", "choice", "yesno", "other")
 
 _KIND_PATTERNS = [
     ("number", r"\bhow (many|much|large|big|long a list)\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
@@ -22,6 +22,7 @@ _KIND_PATTERNS = [
     ("time", r"(?<!until )(?<!till )\bwhen\b|\bwhat (day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\bwhat destination\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),
+    ("choice", r"\b(?:what|which) (?:\w+ )?(?:choices?|options?|alternatives?)\b"),
     ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bnames? of\b"),
     ("yesno", r"^(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b"),
 ]

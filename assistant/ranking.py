@@ -36,6 +36,7 @@ DURATION = re.compile(r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine
 KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus word is that word misspelt ("Sellow")
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going)\b", re.I)
 ASKS_DURATION = re.compile(r"^\s*how long\b|\bwhat (?:period|time ?span|length of time)\b|\bhow many (?:days|hours|weeks|months)\b", re.I)
+CHOICE = re.compile(r"\beither\b.+\bor\b|\bwhether to\b.+\bor\b|\b(?:choice|choose) between\b|\b(?:options?|choices?|alternatives?)\b", re.I)
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to)\b", re.I)
 
 
@@ -173,6 +174,8 @@ class Ranker:
         if kind == "reason":  # the reason in this sentence, or in the next one ("…, wanting to …, he said.")
             following = self.neighbours(sentence, 0, 1)
             return 0.12 if REASON.search(text) else 0.1 if following and REASON.search(following[0].text) else 0.0
+        if kind == "choice":  # "what choices did they have?": "they either stay and fight or surrender"
+            return 0.2 if CHOICE.search(text) else 0.0
         return 0.0
 
     def figures(self, sentence: Sentence) -> tuple:

@@ -347,3 +347,12 @@ def test_a_person_asked_by_role_must_hold_that_role_not_stand_near_the_word(seed
     assert _person_fit(according, "Omar Alloush and Ali Hassan surrendered.", "", cast) > 0
     assert seeds_bot.ask("Who is the overall leader of the Islamic State group?").abstained
     assert "Abdel Rahman" in seeds_bot.ask("Who is the head of the Syrian Observatory for Human Rights?").text
+
+
+def test_a_question_about_choices_is_answered_by_the_alternatives(seeds_bot):
+    """ "What choices did they have?" is answered by "either … or …", which shares few of its words."""
+    assert analyse("In the coalition's view, what choices did the foreign fighters have?").kind == "choice"
+    assert analyse("Which options were on the table?").kind == "choice"
+    assert analyse("What choice did they make, and who announced it?").kind == "choice"
+    answer = seeds_bot.ask("What choice did the coalition say the foreign jihadists had?")
+    assert not answer.abstained and "either stay and fight or they surrender" in answer.text
