@@ -17,6 +17,7 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable
 
 from assistant.claims import EVENTS, quantity_claims
@@ -80,7 +81,7 @@ class Ranker:
         self._by_start: dict[str, list[str]] | None = None
         self._speakers: dict[Sentence, frozenset[str]] = {}  # per sentence, for the index's lifetime
         self._figures: dict[Sentence, tuple] = {}            # likewise
-        self._casts: dict[str, dict[str, frozenset[str]]] = {}  # per article
+        self._roles: dict[tuple[str, str], frozenset[str]] = {}  # per article and name
 
     def weight(self, term: str) -> float:
         """Inverse document frequency over sentences; a word the corpus never uses weighs most."""
@@ -168,7 +169,7 @@ class Ranker:
             return 0.15 if TIME.search(text) else -0.15
         if kind == "person":
             before = " ".join(s.text for s in self.neighbours(sentence, 1, 0))
-            return _person_fit(question, text, before, self.cast(sentence.source))
+            return _person_fit(question, text, before, lambda name: self.roles(sentence.source, name))
         if kind == "place":
             return _place_fit(question, text)
         if kind == "reason":  # the reason in this sentence, or in the next one ("…, wanting to …, he said.")
@@ -187,11 +188,11 @@ class Ranker:
                 else tuple(quantity_claims(sentence, None))
         return self._figures[sentence]
 
-    def cast(self, source: str) -> dict[str, frozenset[str]]:
-        """The people `source` names with their roles (`cast_of`), read once per article."""
-        if source not in self._casts:
-            self._casts[source] = cast_of(self.index.sentences.get(source, []))
-        return self._casts[source]
+    def roles(self, source: str, name: str) -> frozenset[str]:
+        """The roles article `source` gives the person `name` (`roles_in`), read once."""
+        if (source, name) not in self._roles:
+            self._roles[(source, name)] = roles_in(name, self.index.sentences.get(source, []))
+        return self._roles[(source, name)]
 
     def speaker_terms(self, sentence: Sentence) -> frozenset[str]:
         """The terms of who says the sentence when another sentence names them: "…," he said
@@ -265,18 +266,19 @@ def _number_fit(question: Question, sentence: Sentence, found: tuple, before: Ca
     return -0.05
 
 
-def _person_fit(question: Question, text: str, before: str, cast: dict[str, frozenset[str]]) -> float:
-    """`before`: the sentence before; `cast`: the people the article names, with the roles it gives them."""
+def _person_fit(question: Question, text: str, before: str, roles_of: Callable[[str], frozenset[str]]) -> float:
+    """`before`: the sentence before; `roles_of(name)`: the roles the article gives that person."""
     if _ASKS_GROUP.search(question.text):  # "Which group spearheads the SDF?" wants an organisation
         if _group_names(question, text):
             return 0.2
         return 0.05 if _new_names(question, text) else -0.12
-    people = _person_names(question, text) | {n for n in _new_names(question, text) if n in cast}  # "Bali described …"
+    people = _person_names(question, text) | {n for n in _new_names(question, text)  # "Bali described …"
+                                              if " " not in n and roles_of(n)}
     roles = {stem(m.group(1)) for m in _ROLES.finditer(_asked_role(question.text))}  # "spokesperson" is a "spokesman"
     # the role is the person's own ("Mostafa Bali, another SDF spokesman"), not a word nearby:
     # "top leaders were based there, and hostages said Mohammed Emwazi …" names no leader; a role left unnamed just before is the one named now ("But a spokesman
     # for the YPG denied …" / "…," Nuri Mahmoud told AFP)
-    has_role = not roles or any(roles & cast.get(p, frozenset()) for p in people) \
+    has_role = not roles or any(roles & roles_of(p) for p in people) \
         or bool(roles & term_set(before)) and not _person_names(question, before)
     if people and has_role:
         return 0.2
@@ -291,26 +293,31 @@ _ROLE_WORD = r"(spokes(?:man|woman|person|men|women)|heads?|leaders?|commanders?
              r"president|directors?|colonel|general|envoys?|monitor|mayor|governor|members?)"
 
 
-def cast_of(sentences: list[Sentence]) -> dict[str, frozenset[str]]:
-    """The people an article names (two words or more, no organisation), in full and, when
-    it gives them a role, by surname, each with the role stems the article gives them: "SDF spokesman Talal Selo",
-    "Laila Mostafa, head of the council", "the head of the Observatory, Rami Abdel Rahman"."""
-    cast: dict[str, set[str]] = defaultdict(set)
-    for sentence in sentences:
-        text = sentence.text
-        for name in names(text):
-            words_ = name.split()
-            if len(words_) < 2 or {w.lower() for w in words_} & _ORG_WORDS:
-                continue
-            n = re.escape(name)
-            roles = {stem(m.group(1).lower()) for pattern in (
-                rf"\b{_ROLE_WORD}\s+(?:[A-Z][\w.’'\-]*\s+){{0,3}}?{n}\b",
-                rf"\b{n},\s+[^,;:.\"“”]{{0,60}}?\b{_ROLE_WORD}\b",
-                rf"\b{_ROLE_WORD}\s+(?:of|for|at)\s+[^,;:]{{0,60}},\s+{n}\b") for m in re.finditer(pattern, text)}
-            cast[name] |= roles
-            if roles:  # by surname too ("Bali said"); a place ("Syria’s Raqqa") is given no role
-                cast[words_[-1]] |= roles
-    return {name: frozenset(roles) for name, roles in cast.items()}
+def roles_in(name: str, sentences: list[Sentence]) -> frozenset[str]:
+    """The role stems an article gives the person `name`, known by surname ("Bali" is the
+    "Mostafa Bali, another SDF spokesman" of another sentence): "SDF spokesman Talal Selo",
+    "Laila Mostafa, head of the council", "the head of the Observatory, Rami Abdel Rahman".
+    A name of one word ("Raqqa") is a person only through a full name the article gives a role."""
+    surname = name.split()[-1]
+    return frozenset(role for s in sentences if surname in s.text for last, role in _roles_given(s.text) if last == surname)
+
+
+_RUN = r"([A-Z][\w’'\-]*(?:\s+[A-Z][\w’'\-]*)+)"  # a name of two capitalised words or more
+_GIVEN = [re.compile(rf"\b{_ROLE_WORD}\s+{_RUN}"),                         # "SDF spokesman Talal Selo"
+          re.compile(rf"{_RUN},\s+[^,;:.\"“”]{{0,60}}?\b{_ROLE_WORD}\b"),      # "Mostafa Bali, another SDF spokesman"
+          re.compile(rf"\b{_ROLE_WORD}\s+(?:of|for|at)\s+[^,;:]{{0,60}},\s+{_RUN}")]  # "the head of the council, Laila Mostafa"
+
+
+@lru_cache(maxsize=65536)
+def _roles_given(text: str) -> tuple[tuple[str, str], ...]:
+    """(surname, role stem) of each person the sentence names with a role (no organisations)."""
+    found = []
+    for i, pattern in enumerate(_GIVEN):
+        for m in pattern.finditer(text):
+            role, run = (m.group(2), m.group(1)) if i == 1 else (m.group(1), m.group(2))
+            if not {w.lower() for w in run.split()} & _ORG_WORDS:
+                found.append((run.split()[-1], stem(role.lower())))
+    return tuple(found)
 
 
 _ASKED = re.compile(r"\b(?:who(?:[’']s| is| was| are| were)|which|what(?:[’']s| is| was)?|names? of)\s+((?:the\s+|a\s+|an\s+)?"

@@ -328,23 +328,24 @@ def test_a_person_asked_by_role_must_hold_that_role_not_stand_near_the_word(seed
     article gave a role counts ("Bali said"), and a role left unnamed just before is the
     next sentence's speaker's. A role that only says whose account is wanted asks no role."""
     from assistant.index import Sentence
-    from assistant.ranking import _person_fit, cast_of
+    from assistant.ranking import _person_fit, roles_in
 
     article = ["Mostafa Bali, another SDF spokesman, said the fighters had left.",
                "The head of the council, Laila Mostafa, said the figure included families.",
                "Its top leaders were based there, and hostages said Mohammed Emwazi had held them.",
                "US-backed militias say they took Syria’s Raqqa."]
-    cast = cast_of([Sentence("a.txt", i, 0, len(t), t) for i, t in enumerate(article)])
-    assert cast["Mostafa Bali"] == cast["Bali"] == {"speak"} and cast["Laila Mostafa"] == {"head"}
-    assert not cast["Mohammed Emwazi"] and "Raqqa" not in cast  # no role, so not by surname
+    rows = [Sentence("a.txt", i, 0, len(t), t) for i, t in enumerate(article)]
+    roles_of = lambda name: roles_in(name, rows)
+    assert roles_of("Mostafa Bali") == roles_of("Bali") == {"speak"} and roles_of("Laila Mostafa") == {"head"}
+    assert not roles_of("Mohammed Emwazi") and not roles_of("Raqqa")
     leader = analyse("Who is the overall leader of the group?")
-    assert _person_fit(leader, article[2], "", cast) < 0
-    assert _person_fit(analyse("Which spokesman said the fighters had left?"), "Bali said they left.", "", cast) > 0
+    assert _person_fit(leader, article[2], "", roles_of) < 0
+    assert _person_fit(analyse("Which spokesman said the fighters had left?"), "Bali said they left.", "", roles_of) > 0
     quoted = analyse("What is the name of the YPG spokesman who talked to AFP?")
-    assert _person_fit(quoted, '"We deny it," Nuri Mahmoud told AFP.', "But a spokesman for the YPG denied it.", cast) > 0
-    assert _person_fit(quoted, '"We deny it," Nuri Mahmoud told AFP.', "Talal Selo, a spokesman, denied it.", cast) < 0
+    assert _person_fit(quoted, '"We deny it," Nuri Mahmoud told AFP.', "But a spokesman for the YPG denied it.", roles_of) > 0
+    assert _person_fit(quoted, '"We deny it," Nuri Mahmoud told AFP.', "Talal Selo, a spokesman, denied it.", roles_of) < 0
     according = analyse("According to the official who spoke to AFP, who were the people who surrendered?")
-    assert _person_fit(according, "Omar Alloush and Ali Hassan surrendered.", "", cast) > 0
+    assert _person_fit(according, "Omar Alloush and Ali Hassan surrendered.", "", roles_of) > 0
     assert seeds_bot.ask("Who is the overall leader of the Islamic State group?").abstained
     assert "Abdel Rahman" in seeds_bot.ask("Who is the head of the Syrian Observatory for Human Rights?").text
 
