@@ -85,15 +85,16 @@ class Assistant:
         an LLM's raw stream may still hold markers or sentences that verification drops."""
         text = self.validate(question)
         q = self._question(text, history)
+        q.focus = self.ranker.focus(q)
         ranked = self.ranker.rank(q, self._retrieve(q))
         statements = self._with_copies(group_copies(ranked))
         evidence = self._evidence(ranked)
-        every = self._claims(ranked)
+        every = self._claims(ranked, q.focus)
         claims = scoped_to_speaker(q, every, lambda t: self.ranker.share(t) < DISTINCTIVE, {e.speaker for e in evidence})
         if len(claims) < len(every):  # "the coalition's line": nor is another speaker's assertion set against it
             speakers = {c.speaker for c in claims}
             evidence = [e for e in evidence if e.speaker in speakers]
-        found = bearing(find(q, claims, evidence), ranked)
+        found = bearing(find(q, claims, evidence), ranked, q)
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
         draft = None
@@ -124,12 +125,15 @@ class Assistant:
 
     def _retrieve(self, q: Question) -> list:
         """Evidence for the question; a follow-up also searches without its borrowed context,
-        so the earlier turn's topic does not crowd out what is new in this one."""
-        synonyms = " ".join(expansions(q.terms))
-        evidence = self.retriever.retrieve(q.query, synonyms)
+        so the earlier turn's topic does not crowd out what is new in this one. The question's
+        focus (its rarest terms) is searched for on its own too: "We completely deny any
+        negotiations" shares only that word with "Were negotiations under way over the
+        foreign fighters left in Raqqa?", whose other words match dozens of sentences."""
+        synonyms, focus = " ".join(expansions(q.terms)), " ".join(q.focus)
+        evidence = self.retriever.retrieve(q.query, synonyms, focus)
         if q.query != q.text:
             seen = {(e.source, e.sentence.index) for e in evidence}
-            evidence += [e for e in self.retriever.retrieve(q.text, synonyms) if (e.source, e.sentence.index) not in seen]
+            evidence += [e for e in self.retriever.retrieve(q.text, synonyms, focus) if (e.source, e.sentence.index) not in seen]
         return evidence
 
     def validate(self, question: object) -> str:
@@ -145,10 +149,11 @@ class Assistant:
                                 f"{self.settings.max_question_chars:,}. Shorten it, or raise ASSISTANT_MAX_QUESTION_CHARS.")
         return text
 
-    def _claims(self, ranked: list[Scored]) -> list[Claim]:
+    def _claims(self, ranked: list[Scored], focus: tuple[str, ...] = ()) -> list[Claim]:
         """Claims in the evidence. Figures come from every candidate — whether a figure counts
-        what is asked is decided by `discrepancies` — other claims only from relevant evidence."""
-        claims, seen = [], set()
+        what is asked is decided by `discrepancies` — other claims only from relevant evidence,
+        or denials of the question's `focus`."""
+        claims, seen, focus = [], set(), frozenset(focus)
         for item in ranked:
             s = item.sentence
             if (s.source, s.index) in seen:
@@ -156,7 +161,8 @@ class Assistant:
             seen.add((s.source, s.index))
             rows = self.index.sentences[s.source]
             found = self._claims_in(s.source, s.index)
-            claims += [c for c in found if c.kind == "quantity" or item.relevance >= CLAIM_FLOOR]
+            claims += [c for c in found if c.kind == "quantity" or item.relevance >= CLAIM_FLOOR
+                       or c.kind == "denial" and focus and bool(c.denied & focus)]  # "any negotiations", asked about
             after = s.index + 1
             if any(c.kind == "quantity" for c in found) and after < len(rows) and (s.source, after) not in seen \
                     and refers_back(rows[after].text):  # "…, said that figure included the families"

@@ -13,7 +13,8 @@ Given the claims in the evidence that bears on a question, `find`:
    ("hundreds", "dozens"), nor spelling variants (handled by `text.stem`);
 4. sets each denial ("we completely deny any negotiations", "foreign fighters are not
    being allowed to leave") against the best sentence from another speaker that asserts
-   what is denied.
+   what is denied; a denial of the question's focus (its rarest words: "Was there a deal
+   to let people out?") bears even when its sentence shares little else with the question.
 
 `describe` renders one discrepancy as a sentence that attributes and cites both sides.
 What it does not do: judge who is right, or compare claims across unrelated questions.
@@ -23,13 +24,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from assistant.answer import Claim as ClaimOut
 from assistant.answer import Discrepancy
 from assistant.claims import DENIAL, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
 from assistant.question import Question
-from assistant.text import VARIANTS, stem, terms
+from assistant.text import PHRASES, VARIANTS, stem, terms
 
 _QUESTION_EVENTS = {"left": r"go|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
@@ -64,9 +66,11 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     asked = set(question.terms) | set(question.context_terms)  # "And the foreign ones?" after "what did the coalition say"
     sourced = as_source(question.text) | as_source(question.context)
 
+    written = _written_as_names(f"{question.text} {question.context}")
+
     def named(speaker: str | None) -> bool:
         words = _NAME_WORD.findall(speaker or "")
-        return any(stem(w) in asked and (distinctive(stem(w)) or stem(w) in sourced) for w in words)
+        return any(stem(w) in asked and (distinctive(stem(w)) and _names(w, written) or stem(w) in sourced) for w in words)
 
     scoped = [c for c in claims if named(c.speaker)]
     own = set(question.terms) | as_source(question.text)
@@ -78,6 +82,21 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
 
 
 _NAME_WORD = re.compile(r"\b[A-Z]{3,}\b|[A-Za-z][\w’'\-]{3,}")  # a speaker's words that can name it: "SDF", "Selo"
+
+
+def _written_as_names(text: str) -> set[str] | None:
+    """Stems of the words a question writes capitalised (its first word aside), or None
+    when it is typed all in lower case and so tells names from words by nothing."""
+    words = re.findall(r"[A-Za-z][\w’'\-]*", text)
+    capitalised = {stem(w) for i, w in enumerate(words) if w[0].isupper() and i > 0}
+    return capitalised or None
+
+
+def _names(word: str, written: set[str] | None) -> bool:
+    """Does the question's use of a speaker's `word` name that speaker? A capitalised name
+    word only when the question capitalises it too ("the Kurdish People's Protection Units"
+    is not named by "let people out"), unless the question is all lower case."""
+    return word.isupper() or not word[:1].isupper() or written is None or stem(word) in written
 
 
 # The question asks what someone says: "according to the coalition", "the coalition's line",
@@ -111,12 +130,17 @@ def find(question: Question, claims: list[Claim], evidence: list[Evidence] | Non
     return found
 
 
-def bearing(found: list[Found], ranked: list) -> list[Found]:
+def bearing(found: list[Found], ranked: list, question: Question | None = None) -> list[Found]:
     """The discrepancies whose every side is stated by evidence nearly as relevant to the
     question as the best: "about 200 Syrian fighters left" does not bear on "how many
     surrendered in the past 24 hours" just because both count fighters. A quotation's speaker
     is part of what it says: "…," he said counts as relevant as the sentence naming him; and
-    "that figure included…" as the sentence that gives the figure."""
+    "that figure included…" as the sentence that gives the figure. Of the `question`: a
+    denial of what it is specifically about (its focus: "any negotiations") bears however
+    little else of it its sentence covers, and so does the earlier party's side of a
+    comparing follow-up ("does the SDF put their number at the same figure?": the
+    Observatory's, whose names are deliberately not ranked for)."""
+    focus, earlier = (question.focus, question.earlier_party) if question else ((), set())
     relevance: dict[Sentence, float] = {}
     for item in ranked:
         relevance[item.sentence] = max(item.relevance, relevance.get(item.sentence, 0.0))
@@ -126,7 +150,8 @@ def bearing(found: list[Found], ranked: list) -> list[Found]:
         return max(relevance.get(s, 0.0) for s in (c.sentence, c.named_in, c.refers_to) if s is not None)
 
     def bearing_part(f: Found) -> Found | None:
-        near = [max(stated(c) for c in side) >= floor for side in f.sides]
+        near = [max(stated(c) for c in side) >= floor or side[0].kind == "denial" and _denies_focus(side[0], focus)
+                or any(set(terms(c.speaker or "")) & earlier for c in side) for side in f.sides]
         for i, side in enumerate(f.sides):  # one speaker quoted differently: as relevant as the best quote
             near[i] = near[i] or any(near[j] and same_speaker(side[0].speaker, o[0].speaker) and side[0].kind == "quantity"
                                      for j, o in enumerate(f.sides) if j != i)
@@ -190,11 +215,23 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
     own = {q for q in question.terms if q in _ALL_QUALIFIERS}
     # the follow-up's own qualifiers win; else those of what it counts ("foreign" of "foreign
     # jihadists", not "Syrian" of "the Syrian Observatory"); else the earlier question's
-    named = own or {q for q in question.target or question.context_terms if q in _ALL_QUALIFIERS}
+    named = own or ({q for q in question.target if q in _ALL_QUALIFIERS} if question.target
+                     else context_qualifiers(question.context))
     if named - set(claim.qualifiers):
         return False  # the question names a qualifier ("foreign") this claim lacks
     event = question_event(question)
     return event is None or claim.event in (event, None)
+
+
+@lru_cache(maxsize=1024)
+def context_qualifiers(text: str) -> frozenset[str]:
+    """The qualifiers of what an earlier question asked about ("foreign" of "the foreign
+    jihadists"), not those inside a name ("Syrian" of "the Syrian Observatory", "Syrian
+    Democratic Forces"): a qualifier written before another capitalised word, unless that
+    word is an acronym ("Syrian IS fighters")."""
+    words = re.findall(r"[A-Za-z][\w’'\-]*", PHRASES.sub("IS", text or ""))  # "Syrian Islamic State fighters" are Syrian
+    named = lambda i: words[i][0].isupper() and i + 1 < len(words) and words[i + 1][0].isupper() and not words[i + 1].isupper()
+    return frozenset(stem(w) for i, w in enumerate(words) if stem(w) in _ALL_QUALIFIERS and not named(i))
 
 
 _ALL_QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish", "russian", "american",
@@ -335,7 +372,8 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
     relevance = {e.sentence: e.relevance for e in evidence}
     found = []
     for denial in (c for c in claims if c.kind == "denial"):
-        if relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked):
+        focused = _denies_focus(denial, question.focus)  # "any negotiations or deal", asked about
+        if not focused and (relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked)):
             continue
         assertions = _assertions_of(denial, claims, evidence)
         if not assertions:
@@ -353,6 +391,12 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
 
 
 DENIAL_RELEVANCE = 0.35
+
+
+def _denies_focus(denial: Claim, focus: tuple[str, ...]) -> bool:
+    """Is what the denial denies ("any negotiations or deal") what the question is
+    specifically about?"""
+    return bool(denial.denied & set(focus))
 
 
 def _bears_on(denial: Claim, asked: set[str]) -> bool:

@@ -44,6 +44,8 @@ class Question:
     compares: bool = False  # "Does the SDF agree with that?": every side of the earlier answer is wanted
     earlier_party: set[str] = field(default_factory=set)  # of a comparing follow-up naming another party: the
     # terms of the earlier answer's names, retrieved with but not ranked for ("Did the Kurds confirm that?")
+    focus: tuple[str, ...] = ()  # its rarest own terms in the corpus ("negotiations" of "Were negotiations
+    # under way over the foreign fighters left in Raqqa?"), set by the ranker: what it is most specifically about
 
     @property
     def query(self) -> str:
@@ -120,10 +122,12 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
 _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how much|how long|what|which)\b.*)", re.I)
 
 
-# A yes/no follow-up asking whether another party shares the answer just given.
-_AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*\b(?:agree|disagree|concur|confirm|dispute|contradict|"
-                        r"corroborate|back|share|accept|support|go along)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?",
-                        re.I)
+# A yes/no follow-up asking whether another party shares the answer just given ("Does the SDF
+# agree?", "does the SDF put their number at the same figure?").
+_AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
+                        r"corroborate|back|share|accept|support|go along)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
+                        r"|\bthe same (?:figure|number|estimate|count|total|tally|account|version|amount)\b|\bsame as\b"
+                        r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b)", re.I)
 
 
 # A party named in lower case: "did the kurds confirm that?", "does the coalition agree?"

@@ -34,6 +34,7 @@ TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunda
                   + r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|few|many) " + _DURATION + r"))\b")
 DURATION = re.compile(r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|many) " + _DURATION
                       + r"|(?:for|spent|took|lasted) (?:hours|days|weeks|months|years))\b", re.I)
+FOCUS = 0.12  # a question's term used by fewer than this share of sentences is what it is specifically about
 KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus word is that word misspelt ("Sellow")
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going)\b", re.I)
 ASKS_DURATION = re.compile(r"^\s*how long\b|\bwhat (?:period|time ?span|length of time)\b|\bhow many (?:days|hours|weeks|months)\b", re.I)
@@ -92,6 +93,12 @@ class Ranker:
         """The share of sentences that use `term`."""
         lexicon = self.index.lexicon
         return lexicon.df.get(term, 0) / max(lexicon.n_sentences, 1)
+
+    def focus(self, question: Question) -> tuple[str, ...]:
+        """The question's own terms that few sentences use (`FOCUS`), rarest first, at most three."""
+        rare = sorted((self.index.lexicon.df.get(t, 0), t) for t in set(question.terms)
+                      if 0 < self.share(t) < FOCUS and t != "is")
+        return tuple(t for _, t in rare[:3])
 
     def unknown_names(self, question: Question) -> list[str]:
         """Names in the question that no article uses, in any spelling close to it: "Was Abu

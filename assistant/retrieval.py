@@ -72,14 +72,16 @@ class Retriever:
     def lexical(self):
         return self.index.lexicon.bm25(self.settings.top_k)
 
-    def retrieve(self, query: str, expansion: str = "") -> list[Evidence]:
+    def retrieve(self, query: str, expansion: str = "", focus: str = "") -> list[Evidence]:
         """The top fused sentences for `query`, best first. `expansion` (synonyms) widens the
-        lexical search only; the dense search embeds the query as asked."""
+        lexical search only; the dense search embeds the query as asked; `focus` (a few of its
+        words) is a third, lexical, ranking of its own."""
         with self._lock:  # bm25s is not thread-safe
             vector = self.embed.encode([query])[0].tolist()
             cosines = self.dense.neighbours(vector)
             lexical = self.lexical.search(f"{query} {expansion}".strip())
-        fused = reciprocal_rank_fusion([list(cosines), lexical], self.settings.top_k)
+            focused = self.lexical.search(focus) if focus else []
+        fused = reciprocal_rank_fusion([list(cosines), lexical] + ([focused] if focused else []), self.settings.top_k)
         found = [(self.index.sentence(id_), id_, score) for id_, score in fused]
         found = [(s, id_, score) for s, id_, score in found if s is not None]
         cosines.update(self._cosines([id_ for _, id_, _ in found if id_ not in cosines], vector))

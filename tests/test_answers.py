@@ -357,3 +357,18 @@ def test_a_question_about_choices_is_answered_by_the_alternatives(seeds_bot):
     assert analyse("What choice did they make, and who announced it?").kind == "choice"
     answer = seeds_bot.ask("What choice did the coalition say the foreign jihadists had?")
     assert not answer.abstained and "either stay and fight or they surrender" in answer.text
+
+
+def test_a_denial_of_what_the_question_is_about_is_found_however_little_else_it_shares(seeds_bot):
+    """ "We completely deny any negotiations or deal for the exit of Daesh" shares one word
+    with each question; that word is the question's focus, so the denial is retrieved and
+    set against the assertion. "people" does not name the Kurdish People's Protection Units."""
+    q = analyse("Was there a deal to let people out of Raqqa?")
+    assert "deal" in seeds_bot.ranker.focus(q) and "raqqa" not in seeds_bot.ranker.focus(q)
+    for question, asserting in (("Was there a deal to let people out of Raqqa?", "Sello"),
+                                ("Were any negotiations taking place about the foreign fighters who stayed in Raqqa?", "Abdel Rahman")):
+        answer = seeds_bot.ask(question)
+        sides = [{c.attributed_to or "" for c in d.claims} for d in answer.discrepancies if "negotiations" in
+                 " ".join(c.quote for c in d.claims)]
+        assert any(any(asserting in s for s in side) for side in sides), question
+        assert "Accounts differ" in answer.text

@@ -245,3 +245,38 @@ def test_an_acronym_names_a_speaker():
     claims = claims_of("The SDF said 90 foreign fighters remained.", "The monitor said 40 foreign fighters remained.")
     q = analyse("According to the SDF, how many foreign fighters remained?")
     assert [c.speaker for c in scoped_to_speaker(q, claims, distinctive=lambda t: True)] == ["The SDF"]
+
+
+def test_a_follow_up_asking_for_the_same_figure_compares_what_the_earlier_turn_counted():
+    """ "does the army put their number at the same figure?" compares; the earlier question's
+    "foreign" qualifies what is counted, the "Syrian" of "the Syrian Observatory" does not."""
+    from assistant.discrepancies import context_qualifiers
+
+    history = [{"role": "user", "content": "What did the Syrian Observatory say about the foreign fighters in the port?"},
+               {"role": "assistant", "content": "The monitor said up to 40 foreign fighters remain."}]
+    for follow_up in ("does the army put their number at the same figure?", "Is the army's count the same as that?",
+                      "Does the army’s estimate of that differ?"):
+        assert analyse(follow_up, history).compares, follow_up
+    assert not analyse("Did the same convoy leave?", history).compares
+    q = analyse("does the army put their number at the same figure?", history)
+    claims = claims_of("The Syrian Observatory said up to 40 foreign fighters remain in the port.",
+                       "The army said 90 foreign fighters remain in the port.")
+    [found] = find(q, claims)
+    assert {side[0].value for side in found.sides} == {"up to 40", "90"}
+    assert context_qualifiers("What did the Syrian Observatory say about the foreign jihadists?") == {"foreign"}
+    assert context_qualifiers("How many Syrian Islamic State fighters left, the Syrian Democratic Forces say?") == {"syrian"}
+    assert context_qualifiers("how many left, according to the syrian observatory?") == {"syrian"}  # no capitals to tell by
+
+
+def test_a_capitalised_name_word_names_a_speaker_only_when_the_question_capitalises_it():
+    from assistant.discrepancies import _names, _written_as_names
+
+    written = _written_as_names("Was there a deal to let people out of Raqqa?")
+    assert not _names("People's", written) and _names("Raqqa", written) and _names("SDF", written)
+    assert _names("coalition", written)  # a lower-case description names its speaker in any case
+    assert _written_as_names("did the kurds do a deal?") is None and _names("Kurdish", None)
+    claims = claims_of("The Kurdish People's Front said 40 people left Ostrava.", "The army said 90 people left Ostrava.")
+    assert scoped_to_speaker(analyse("How many people left Ostrava?"), claims, distinctive=lambda t: True) == claims
+    [front] = scoped_to_speaker(analyse("How many left Ostrava, according to the People's Front?"), claims,
+                                distinctive=lambda t: True)
+    assert front.speaker == "The Kurdish People's Front"
