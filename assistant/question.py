@@ -1,10 +1,11 @@
 """What a question asks for, and the standalone form of a follow-up.
 
 `analyse` classifies the expected answer (a number, a person or organisation, a place, a
-time, a reason, a choice between options, yes/no, or anything else), finds the thing a
-"how many" question counts, and folds in the previous turn when the question leans on it
-("What did she say about it?", "And the foreign ones?"). It does not rewrite the question with a model; an LLM backend may
-condense further (see `answering.llm`).
+time, a reason, a choice between options, what something is made up of, yes/no, or
+anything else), finds the thing a "how many" question counts, and folds in the previous
+turn when the question leans on it ("What did she say about it?", "And the foreign
+ones?"). It does not rewrite the question with a model; an LLM backend may condense
+further (see `answering.llm`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 
 from assistant.text import names, stem, terms
 
-KINDS = ("number", "person", "place", "time", "reason", "choice", "yesno", "other")
+KINDS = ("number", "person", "place", "time", "reason", "choice", "composition", "yesno", "other")
 
 _KIND_PATTERNS = [
     ("number", r"\bhow (many|much|large|big|long a list)\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
@@ -23,6 +24,8 @@ _KIND_PATTERNS = [
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\bwhat destination\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),
     ("choice", r"\b(?:what|which) (?:\w+ )?(?:choices?|options?|alternatives?)\b"),
+    ("composition", r"\b(?:who|what|which)(?: \w+)? (?:makes?|made) up\b|\b(?:is|are|was|were) (?:\w+ )?(?:made up|composed|comprised) of\b"
+                    r"|\bwhat (?:is|are|was|were) (?:\w+ ){1,4}(?:made up|composed) of\b"),
     ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bnames? of\b"),
     ("yesno", r"^(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b"),
 ]

@@ -39,6 +39,8 @@ KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus wo
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going)\b", re.I)
 ASKS_DURATION = re.compile(r"^\s*how long\b|\bwhat (?:period|time ?span|length of time)\b|\bhow many (?:days|hours|weeks|months)\b", re.I)
 CHOICE = re.compile(r"\beither\b.+\bor\b|\bwhether to\b.+\bor\b|\b(?:choice|choose) between\b|\b(?:options?|choices?|alternatives?)\b", re.I)
+MADE_OF = re.compile(r"\b(?:alliance|coalition|union|federation|grouping|umbrella|mix|group) of\b|\bmade up of\b|\bcompris\w+\b"
+                     r"|\bcomposed of\b|\bconsist\w* of\b|\b[A-Z][\w]+-[A-Z][\w]+ (?:\w+ )?(?:alliance|coalition|force)\b", re.I)
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to)\b", re.I)
 
 
@@ -184,6 +186,8 @@ class Ranker:
             return 0.12 if REASON.search(text) else 0.1 if following and REASON.search(following[0].text) else 0.0
         if kind == "choice":  # "what choices did they have?": "they either stay and fight or surrender"
             return 0.2 if CHOICE.search(text) else 0.0
+        if kind == "composition":  # "who makes up the SDF?": "…, a Kurdish-Arab militia alliance"
+            return 0.2 if MADE_OF.search(text) else 0.0
         return 0.0
 
     def figures(self, sentence: Sentence) -> tuple:
