@@ -316,6 +316,7 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
     assert terms("keeping tabs on the convoy") == terms("tracking the convoy")
     assert terms("okay with the deal") == terms("agree with the deal")
     assert terms("they got in touch") == terms("they made contact") == terms("they sent a message")[1:]
+    assert terms("Which militia forms the backbone of the alliance?") == terms("Which militia leads the alliance?")
 
 
 def test_how_long_something_goes_on_is_answered_by_until_what(seeds_bot):
@@ -372,3 +373,23 @@ def test_a_denial_of_what_the_question_is_about_is_found_however_little_else_it_
                  " ".join(c.quote for c in d.claims)]
         assert any(any(asserting in s for s in side) for side in sides), question
         assert "Accounts differ" in answer.text
+
+
+def test_what_something_is_made_up_of_is_answered_by_what_it_is_an_alliance_of(seeds_bot):
+    from assistant.ranking import MADE_OF
+
+    for question in ("Who makes up the Syrian Democratic Forces?", "what groups make up the alliance?",
+                     "What is the SDF made up of?"):
+        assert analyse(question).kind == "composition", question
+    assert analyse("Who is in charge of the council?").kind == "person"
+    assert MADE_OF.search("the SDF, a Kurdish-Arab militia alliance") and MADE_OF.search("an alliance of Kurdish and Arab militias")
+    assert not MADE_OF.search("The alliance advanced into the city in June.")
+    answer = seeds_bot.ask("Who makes up the Syrian Democratic Forces?")
+    assert "Kurdish" in answer.text and "Arab" in answer.text
+
+
+def test_an_answer_says_what_the_question_is_most_specifically_about(seeds_bot):
+    """The best sentence tells of the surrender; the question's rarest word ("contact") is in
+    the next best one ("They sent a message to …"), which is added."""
+    answer = seeds_bot.ask("How did the IS members who gave themselves up overnight make contact?")
+    assert "sent a message to the Raqqa Civil Council" in answer.text

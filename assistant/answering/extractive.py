@@ -69,6 +69,16 @@ class ExtractiveAnswerer:
                 chosen.append(statement)
             elif headline(chosen[repeated].text):
                 chosen[repeated] = statement  # the full sentence, not a truncated copy of it
+        rarest = question.focus[:1]
+        if rarest and not any(rarest[0] in self.index.lexicon.terms_of(s) for c in chosen for s in c.sentences):
+            # "How did the members who surrendered make contact?": the best sentence tells the
+            # surrender; the one that says how they made contact ("They sent a message to …") is added
+            covering = next((s for s in statements if s not in chosen and s.best.relevance >= MIN_RELEVANCE
+                             and s.best.score >= SECOND_PART * top.score and not headline(s.text)
+                             and (question.kind not in TYPED or s.best.fit > 0)
+                             and rarest[0] in self.index.lexicon.terms_of(s.copies[0].sentence)), None)
+            if covering is not None:
+                chosen = chosen[: self.max_sentences - 1] + [covering]
         if question.also and not any(c.best.also_fit > 0 for c in chosen):  # "… and who runs it?" answered too
             second = next((s for s in statements if s.best.also_fit > 0 and s.best.relevance >= MIN_RELEVANCE
                            and s.best.score >= SECOND_PART * top.score and not headline(s.text)), None)
