@@ -241,7 +241,6 @@ class BM25Search:
     def search(self, query: str) -> list[str]:
         """Ids of the best-matching sentences, best first; those sharing no word are left out."""
         import bm25s
-
         import numpy as np
 
         [tokens] = bm25s.tokenize(query, stopwords="en", stemmer=self.stemmer, show_progress=False, return_ids=False)
