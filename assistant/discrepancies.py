@@ -450,9 +450,11 @@ def _denied_topic(denial: Claim) -> str:
         span = text[match.end():]
         span = re.split(r"[.;:\"“”]|,\s*(?:after|but|while|which|as)\b", span)[0]
         span = re.sub(r"^\s*(?:on \w+(?: \w+)?\s+)?", "", span)
+        clause = re.match(r"(?:(?:any|the|all)\s+)?(?:[\w\-]+\s+){1,2}(?:were|was|is|are|had|has|have|would|could)\b", span)
         if not re.match(r"that\b", span):  # "deny any negotiations": a thing, not a clause
             span = re.sub(r"^(?:any|the|all|reports? of)\s+", "", span)
-            span = ("there were " if re.match(r"\w+s\b", span) else "there was ") + span
+            if not clause:  # "denied any discussions were taking place": a clause without its "that"
+                span = ("there were " if re.match(r"\w+s\b", span) else "there was ") + span
         span = re.sub(r"^that\s+", "", span)
     else:
         reported = re.search(r"\bthat\s+(.+)$", text[:match.start()] if match else text)

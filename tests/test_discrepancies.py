@@ -183,6 +183,11 @@ def test_a_quoted_denial_of_a_thing_is_set_against_its_assertion_in_each_sides_w
     text = describe(found, {})
     assert "union head Ravi Das said “The strikers had met managers under a deal negotiated by the union” [1]" in text
     assert "mine director Ana Kol said “We completely deny any talks with the strikers” [2]" in text
+    claims, evidence = claims_with_evidence(
+        ("But a spokesman for the union denied on Saturday any talks were taking place with the mine.", "the union"),
+        ("Talks with the mine were under way, mine director Ana Kol said.", "mine director Ana Kol"))
+    [found] = find(analyse("Were talks taking place with the mine?"), claims, evidence)
+    assert found.topic == "whether talks were taking place with the mine"  # a clause: no "there were"
 
 
 def test_a_sentence_saying_what_that_figure_included_bears_as_the_figure_does():
