@@ -120,13 +120,16 @@ class Ranker:
         vocabulary = self.index.lexicon.df
         if vocabulary.get(term, 0) > 0 or term in self._hyphen_parts():  # "US" in "US-backed"
             return True
-        return len(term) >= 5 and bool(difflib.get_close_matches(term, self._spellings(term[:2]), n=1, cutoff=KNOWN_SPELLING))
+        spellings = self._spellings(term[:2])
+        if len(term) >= 6 and any(w.startswith(term[:max(5, len(term) - 3)]) for w in spellings):
+            return True  # "Lebanese" and the articles' "Lebanon" (in "Syrian-Lebanon"), "Iraqis" and "Iraq"
+        return len(term) >= 5 and bool(difflib.get_close_matches(term, spellings, n=1, cutoff=KNOWN_SPELLING))
 
     def _spellings(self, start: str) -> list[str]:
         """Corpus words that begin like `start`: a misspelt name keeps its first letters."""
         if self._by_start is None:
             self._by_start = defaultdict(list)
-            for word in self.index.lexicon.df:
+            for word in set(self.index.lexicon.df) | self._hyphen_parts():
                 self._by_start[word[:2]].append(word)
         return self._by_start.get(start, [])
 
@@ -241,7 +244,12 @@ _ROLE = (r"(spokes(?:man|woman|person)|head|leader|commander|chief|official|mini
          r"director|colonel|general|envoy|monitor|mayor|governor|member)s?\b")
 _ROLES = re.compile(r"\b" + _ROLE, re.I)
 _STRICT_PERSON = re.compile(r"\bname of\b|\bwho (?:is|was|are|were) the\b|\bwhich (?:\w+ )?(?:official|spokes\w+|"
-                            r"person|commander|leader|head|chief)\b|\bwho (?:heads|leads|runs|commands)\b", re.I)
+                            r"person|commander|leader|head|chief)\b|\bwho (?:(?:is|was|are|were) )?(?:heads?|leads?|runs?|commands?|"
+                            r"heading|leading|running|commanding|headed|led|ran|commanded|in charge)\b", re.I)
+# The roles a question's verb asks for: "Who was commanding the fighters?" wants a commander.
+_ROLE_VERBS = [(re.compile(r"\bwho (?:(?:is|was|are|were) )?command\w*", re.I), {"command"}),
+               (re.compile(r"\bwho (?:(?:is|was|are|were) )?(?:leads?|leading|led|heads?|heading|headed|runs?|running|ran|in charge)\b", re.I),
+                {"leader", "head", "chief", "command", "director"})]
 _ASKS_GROUP = re.compile(r"\b(?:which|what) (?:\w+ )?(?:group|organi[sz]ation|militia|alliance|force|monitor|agency|"
                          r"outlet|unit|party|faction|movement)s?\b", re.I)
 _AGENT = re.compile(r"\b(?:was|were|is|are|been|being)\s+\w+ed\s+by\s+(?:the\s+|a\s+|an\s+)?\w+", re.I)
@@ -254,7 +262,7 @@ _NAMES_A_PLACE = re.compile(r"\b(?:which|what) (?:\w+ )?(?:city|cities|town|town
                             r"village|villages|region|state|states|nationality|nationalities)\b|\bname of the (?:city|town|province|country)\b", re.I)
 PLACE = re.compile(r"\b(?:in|to|towards|toward|into|near|along|at|(?:town|city|village|stronghold|province|capital|bastion|port|enclave) of)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
 ORIGIN = re.compile(r"\bfrom\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
-_ASKS_ORIGIN = re.compile(r"\bcomes? from\b|\bcame from\b|\bhail(?:s|ed)? from\b|\bwhere\b.*\bfrom\s*\??$|\borigins?\b|"
+_ASKS_ORIGIN = re.compile(r"\bcomes? from\b|\bcame from\b|\bhail(?:s|ed)? from\b|\bfrom\s*\??$|\borigins?\b|"
                           r"\bnationalit(?:y|ies)\b", re.I)
 
 
@@ -286,6 +294,7 @@ def _person_fit(question: Question, text: str, before: str, roles_of: Callable[[
     people = _person_names(question, text) | {n for n in _new_names(question, text)  # "Bali described …"
                                               if " " not in n and roles_of(n)}
     roles = {stem(m.group(1)) for m in _ROLES.finditer(_asked_role(question.text))}  # "spokesperson" is a "spokesman"
+    roles |= next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(question.text)), set())
     # the role is the person's own ("Mostafa Bali, another SDF spokesman"), not a word nearby:
     # "top leaders were based there, and hostages said Mohammed Emwazi …" names no leader; a role left unnamed just before is the one named now ("But a spokesman
     # for the YPG denied …" / "…," Nuri Mahmoud told AFP)

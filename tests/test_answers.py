@@ -393,3 +393,23 @@ def test_an_answer_says_what_the_question_is_most_specifically_about(seeds_bot):
     the next best one ("They sent a message to …"), which is added."""
     answer = seeds_bot.ask("How did the IS members who gave themselves up overnight make contact?")
     assert "sent a message to the Raqqa Civil Council" in answer.text
+
+
+def test_durations_populations_commanders_origins_and_demonyms_are_read_right(seeds_bot):
+    """ "how many days" asks a duration, a population is a number, "who was commanding" wants
+    someone the articles call a commander, "… from?" asks an origin, and "Lebanese" is the
+    articles' "Lebanon"."""
+    from assistant.ranking import _place_fit
+
+    assert analyse("Over how many days did the fighters pull out?").kind == "time"
+    assert analyse("How many fighters pulled out?").kind == "number"
+    assert analyse("What was the town's population before the war?").kind == "number"
+    origin = analyse("Which countries are the fighters still in the city from?")
+    assert _place_fit(origin, "After militants killed 130 people in Paris, France struck the city.") < 0
+    assert _place_fit(origin, "Most of them came from Chechnya and Tunisia.") > 0
+    assert seeds_bot.ask("Who was commanding the IS fighters holding out in Raqqa?").abstained
+    assert "Mostafa" in seeds_bot.ask("Who leads the Raqqa Civil Council?").text
+    assert not seeds_bot.ranker.unknown_names(analyse("What did the coalition do about a convoy near the Lebanese border?"))
+    assert seeds_bot.ranker.unknown_names(analyse("Did the Zorgistani army take part?")) == ["Zorgistani"]
+    answer = seeds_bot.ask("Over how many days did the Observatory say the Syrian fighters pulled out?")
+    assert "five days" in answer.text
