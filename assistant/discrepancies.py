@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from assistant.answer import Claim as ClaimOut
 from assistant.answer import Discrepancy
-from assistant.claims import DENIAL, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
+from assistant.claims import DENIAL, EMPTY, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
 from assistant.question import Question
 from assistant.text import PHRASES, VARIANTS, stem, terms
@@ -480,21 +480,28 @@ def describe(found: Found, cites: dict) -> str:
 
     speakers = _by_speaker(found.sides)
     if len(speakers) == 1 and len(speakers[0]) > 1:  # every side is one speaker's, quoted differently
-        values = "; ".join(f"{side[0].value} {refs(side)}" for side in speakers[0])
+        values = "; ".join(f"{_as_written(side[0])} {refs(side)}" for side in speakers[0])
         return f"The articles quote {who([c for side in found.sides for c in side])} differently on {found.topic}: {values}."
     parts = []
     for speaker in speakers:
         if len(speaker) > 1:
-            values = " and at ".join(f"{side[0].value} {refs(side)}" for side in speaker)
+            values = " and at ".join(f"{_as_written(side[0])} {refs(side)}" for side in speaker)
             parts.append(f"{who([c for side in speaker for c in side])} is quoted as putting it at {values}")
             continue
         [side] = speaker
         lead = max(side, key=lambda c: len(c.speaker or ""))  # the fullest name any copy gives
-        verb = {"quantity": f"put it at {lead.value}", "denial": "denied it",
+        verb = {"quantity": f"put it at {_as_written(lead)}", "denial": "denied it",
                 "composition": f"said “{lead.value}”"}.get(lead.kind, "said so")
         words = _clause_saying(lead) if lead.predicate or lead.kind in ("assertion", "denial") else None
         parts.append(f"{who(side)} {'said “' + words + '”' if words else verb} {refs(side)}")
     return f"Accounts differ on {found.topic}: " + "; ".join(parts) + "."
+
+
+def _as_written(claim: Claim) -> str:
+    """A figure as the reader should see it: its value ("about 200"), or, for a claim that
+    none remain, the article's own words ("“empty of civilians”")."""
+    empty = EMPTY.search(claim.sentence.text) if claim.kind == "quantity" and claim.value == "none" else None
+    return f"“{empty.group()[empty.group().lower().find('empty'):]}”" if empty else claim.value
 
 
 def _by_speaker(sides: list[list[Claim]]) -> list[list[list[Claim]]]:

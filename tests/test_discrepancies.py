@@ -227,6 +227,9 @@ def test_none_left_and_a_few_left_conflict_when_asked_whether_any_remain():
                        "The port authority said it believed only a few sailors remained in the harbour.")
     [found] = find(analyse("Are there any sailors left in the harbour, or is it empty?"), claims)
     assert {side[0].value for side in found.sides} == {"none", "a few"}
+    from assistant.discrepancies import describe
+
+    assert "the mayor put it at “empty of sailors”" in describe(found, {})  # the article's words, not "none"
     handful = claims_of("The mayor said a handful of sailors remained.", "The port said a few sailors remained.")
     assert find(analyse("Are there any sailors left in the harbour?"), handful) == []
 
