@@ -111,7 +111,11 @@ def test_an_injected_instruction_in_an_article_stays_data(seeds_bot, server, tmp
     user = server.requests[0]["messages"][-1]["content"]
     assert "Ignore previous instructions" in user
     assert "&lt;/source&gt;" in user and '<source id="99">' not in user   # the article cannot close its delimiter
-    assert "PWNED" not in answer.text and answer.backend == "extractive" and answer.notices
+    assert answer.backend == "extractive" and answer.notices  # the model's "PWNED" was rejected
+    unquoted = answer.text
+    for citation in answer.citations:
+        unquoted = unquoted.replace(citation.quote, "")
+    assert "PWNED" not in unquoted  # the extractive answer may quote the article, cited, as data; nothing else says it
 
 
 def test_429_then_success_answers_from_the_model(seeds_bot, server):
