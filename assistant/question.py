@@ -27,7 +27,7 @@ _KIND_PATTERNS = [
     ("composition", r"\b(?:who|what|which)(?: \w+)? (?:makes?|made) up\b|\b(?:is|are|was|were) (?:\w+ )?(?:made up|composed|comprised) of\b"
                     r"|\bwhat (?:is|are|was|were) (?:\w+ ){1,4}(?:made up|composed) of\b"),
     ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bnames? of\b"),
-    ("yesno", r"^(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b"),
+    ("yesno", r"^(?:(?:and|so|but|then|also),?\s+)?(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b"),
 ]
 
 _ANAPHORA = re.compile(r"\b(he|she|they|them|his|her|their|it|its|this|that|these|those|there|him)\b|^(and|what about|how about|so|then)\b", re.I)
@@ -47,6 +47,7 @@ class Question:
     compares: bool = False  # "Does the SDF agree with that?": every side of the earlier answer is wanted
     earlier_party: set[str] = field(default_factory=set)  # of a comparing follow-up naming another party: the
     # terms of the earlier answer's names, retrieved with but not ranked for ("Did the Kurds confirm that?")
+    answered: str = ""  # the earlier answer a follow-up leans on, markers stripped
     focus: tuple[str, ...] = ()  # its rarest own terms in the corpus ("negotiations" of "Were negotiations
     # under way over the foreign fighters left in Raqqa?"), set by the ranker: what it is most specifically about
 
@@ -115,6 +116,7 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         question.context_terms = [t for t in terms(user) if t not in question.terms]
         question.context_names = names(user) | names(_strip_markers(assistant))
         question.context = user
+        question.answered = _strip_markers(assistant)
         if question.compares and _names_a_party(text):
             # "Did the Kurds confirm that?": the earlier topic, as another party tells it; the
             # earlier party's names would only bring back the answer just given

@@ -413,3 +413,17 @@ def test_durations_populations_commanders_origins_and_demonyms_are_read_right(se
     assert seeds_bot.ranker.unknown_names(analyse("Did the Zorgistani army take part?")) == ["Zorgistani"]
     answer = seeds_bot.ask("Over how many days did the Observatory say the Syrian fighters pulled out?")
     assert "five days" in answer.text
+
+
+def test_a_follow_up_is_not_answered_by_repeating_the_earlier_answer(seeds_bot):
+    """ "Was he ever caught?" after who Jihadi John is: the only evidence is the sentence the
+    earlier answer came from, which says nothing of it, so the answer says the articles don't."""
+    history = [{"role": "user", "content": "Who is Jihadi John?"},
+               {"role": "assistant", "content": "Jihadi John is Mohammed Emwazi. Former hostages said he imprisoned them "
+                                                "along with those he later executed, in a building near an oil installation."}]
+    assert analyse("And was he ever caught?", history).kind == "yesno"  # its own kind, not the earlier "who"
+    assert seeds_bot.ask("And was he ever caught?", history).abstained
+    history = [{"role": "user", "content": "Who is the coalition's spokesman?"},
+               {"role": "assistant", "content": "Colonel Ryan Dillon."}]
+    answer = seeds_bot.ask("What did he say about the fighting ahead?", history)
+    assert not answer.abstained and "difficult fighting" in answer.text

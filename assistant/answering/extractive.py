@@ -79,6 +79,8 @@ class ExtractiveAnswerer:
                              and rarest[0] in self.index.lexicon.terms_of(s.copies[0].sentence)), None)
             if covering is not None:
                 chosen = chosen[: self.max_sentences - 1] + [covering]
+        if question.answered and question.kind in ("yesno", "other") and _only_repeats(question, chosen):
+            return []  # "Did it make it there?" is not answered by telling again where it was headed
         if question.also and not any(c.best.also_fit > 0 for c in chosen):  # "… and who runs it?" answered too
             second = next((s for s in statements if s.best.also_fit > 0 and s.best.relevance >= MIN_RELEVANCE
                            and s.best.score >= SECOND_PART * top.score and not headline(s.text)), None)
@@ -120,6 +122,23 @@ def abstention(question: Question, unknown: list[str] = ()) -> Draft:
         return Draft(f"The articles don't say: none of them mentions {names}.", {}, abstained=True)
     return Draft(f"The articles don't say. None of the indexed articles answers “{question.text.strip()}”.",
                  {}, abstained=True)
+
+
+_ABOUT_THE_ANSWER = {"say", "said", "tell", "told", "mean", "exact", "exactli", "happen", "word", "quot", "claim", "put"}
+REPEATS = 0.6  # share of a statement's terms the earlier answer already used, for it to say nothing new
+
+
+def _only_repeats(question: Question, chosen: list[Statement]) -> bool:
+    """A follow-up whose every chosen statement says again what the earlier answer said, and
+    none of the follow-up's own words: "Did it make it there?" after "it was to head to eastern
+    Syria", or "what happened to him in the end?" after who he was. A follow-up about the
+    earlier answer itself ("What exactly did he say?") is not asking anything new."""
+    said = set(terms(question.answered))
+    own = {t for t in question.terms if t not in said and t not in _ABOUT_THE_ANSWER}
+    if not own or not said:
+        return False
+    stated = [set(terms(c.text)) for c in chosen]
+    return all(t and len(t & said) / len(t) >= REPEATS and not t & own for t in stated)
 
 
 def _redundant(a: str, b: str) -> bool:
