@@ -98,7 +98,8 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(?:okay|ok|happy|fine|comfortable|on board) with\b", re.I), "agree with"),
            (re.compile(r"\b(?:get|gets|got|getting) in touch\b|\b(?:make|makes|made|making) contact\b"
                        r"|\b(?:reach|reached|reaches|reaching) out\b", re.I), "contact"),
-           (re.compile(r"\b(?:form|forms|formed|forming) the (?:backbone|core|bulk) of\b", re.I), "lead")]
+           (re.compile(r"\b(?:form|forms|formed|forming) the (?:backbone|core|bulk) of\b", re.I), "lead"),
+           (re.compile(r"\b(?:hand|hands|handed|handing|turn|turns|turned|turning) over\b", re.I), "give")]
 
 
 def terms(text: str) -> list[str]:

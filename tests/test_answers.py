@@ -317,6 +317,7 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
     assert terms("okay with the deal") == terms("agree with the deal")
     assert terms("they got in touch") == terms("they made contact") == terms("they sent a message")[1:]
     assert terms("Which militia forms the backbone of the alliance?") == terms("Which militia leads the alliance?")
+    assert terms("the data they had to hand over") == terms("the data they had to give")
 
 
 def test_how_long_something_goes_on_is_answered_by_until_what(seeds_bot):
