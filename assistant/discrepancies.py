@@ -61,8 +61,8 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     "Raqqa" in "the Raqqa Civil Council" does not make every question about the council.
     `speakers` are those of the evidence: a named speaker who claims nothing leaves nothing.
     A question comparing speakers ("Does the SDF agree with that?") keeps every speaker."""
-    if question.compares:
-        return claims
+    if question.compares or _asks_what_a_figure_includes(question):
+        return claims  # what a figure includes is disputed between speakers: every account is wanted
     asked = set(question.terms) | set(question.context_terms)  # "And the foreign ones?" after "what did the coalition say"
     sourced = as_source(question.text) | as_source(question.context)
 
@@ -340,6 +340,16 @@ def _surface_noun(claim: Claim) -> str:
 # --- what a figure includes -----------------------------------------------------------------
 
 _COMPOSITION_WORDS = {"includ", "famili", "mean", "compris", "consist", "combin", "total", "relat"}
+
+
+def _asks_what_a_figure_includes(question: Question) -> bool:
+    """ "Is that 275 just fighters, or are their relatives counted in it too?": the question
+    names a figure of its own and asks what it is made of."""
+    return bool(re.search(r"\d", question.text)) and bool(
+        set(question.terms) & _COMPOSITION_WORDS or _MADE_OF.search(question.text))
+
+
+_MADE_OF = re.compile(r"\b(?:counted|count|just|only|along with|as well as|on top of|besides|plus|alone)\b", re.I)
 
 
 def _composition_conflicts(question: Question, claims: list[Claim]) -> list[Found]:

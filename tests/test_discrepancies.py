@@ -288,3 +288,14 @@ def test_a_capitalised_name_word_names_a_speaker_only_when_the_question_capitali
     [front] = scoped_to_speaker(analyse("How many left Ostrava, according to the People's Front?"), claims,
                                 distinctive=lambda t: True)
     assert front.speaker == "The Kurdish People's Front"
+
+
+def test_asking_what_a_figure_includes_keeps_every_speaker_after_a_turn_about_one():
+    history = [{"role": "user", "content": "How many miners were rescued, according to Mayor Ines Paul?"},
+               {"role": "assistant", "content": "She put the figure at 60."}]
+    claims = claims_of("Mayor Ines Paul said 60 miners were rescued along with their guides. "
+                       "Union head Ravi Das said that figure included both the miners and their guides.")
+    q = analyse("is that 60 just miners, or are their guides counted in it too?", history)
+    assert scoped_to_speaker(q, claims, distinctive=lambda t: True) == claims
+    [found] = find(q, claims)
+    assert [side[0].speaker for side in found.sides] == ["Mayor Ines Paul", "Union head Ravi Das"]
