@@ -163,6 +163,16 @@ class Lexicon:
             return None
         return tuple(claims.from_row(row, self.sentences[source], index) for row in self.claims.get((source, index), ()))
 
+    @cached_property
+    def figures(self) -> dict[str, list[tuple[str, int]]]:
+        """Sentences that state a figure, by the stem of what it counts ("fighter" -> keys), so a
+        question about a quantity can reach every account of it, not only those retrieval ranks."""
+        out: dict[str, list[tuple[str, int]]] = {}
+        for key, rows in self.claims.items():
+            for head in {row[3][-1] for row in rows if row[0] == "quantity" and row[3]}:
+                out.setdefault(head, []).append(key)
+        return out
+
     def terms_of(self, sentence: Sentence) -> frozenset[str]:
         """`text.term_set` of a sentence, as ingest counted it (this version of text.py did:
         a table counted by another is not loaded)."""

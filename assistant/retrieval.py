@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -77,7 +77,7 @@ class Retriever:
         lexical search only; the dense search embeds the query as asked; `focus` (a few of its
         words) is a third, lexical, ranking of its own."""
         with self._lock:  # bm25s is not thread-safe
-            vector = self.embed.encode([query])[0].tolist()
+            vector = self._vector(query)
             cosines = self.dense.neighbours(vector)
             lexical = self.lexical.search(f"{query} {expansion}".strip())
             focused = self.lexical.search(focus) if focus else []
@@ -86,6 +86,17 @@ class Retriever:
         found = [(s, id_, score) for s, id_, score in found if s is not None]
         cosines.update(self._cosines([id_ for _, id_, _ in found if id_ not in cosines], vector))
         return [Evidence(s, score, cosines.get(id_, 0.0)) for s, id_, score in found]
+
+    def evidence_of(self, sentences: list[Sentence], query: str) -> list[Evidence]:
+        """`sentences` as evidence for `query` that no retriever ranked (fused score 0), with
+        their cosine similarity to it."""
+        ids = [self.index.lexicon.ids[(s.source, s.index)] for s in sentences]
+        cosines = self._cosines(ids, self._vector(query))
+        return [Evidence(s, 0.0, cosines.get(id_, 0.0)) for s, id_ in zip(sentences, ids)]
+
+    @lru_cache(maxsize=256)
+    def _vector(self, query: str) -> list[float]:
+        return self.embed.encode([query])[0].tolist()
 
     def _cosines(self, ids: list[str], vector: list[float]) -> dict[str, float]:
         """Cosine similarity to `vector` of stored nodes (those BM25 found and dense did not)."""

@@ -431,3 +431,24 @@ def test_a_follow_up_is_not_answered_by_repeating_the_earlier_answer(seeds_bot):
                {"role": "assistant", "content": "Colonel Ryan Dillon."}]
     answer = seeds_bot.ask("What did he say about the fighting ahead?", history)
     assert not answer.abstained and "difficult fighting" in answer.text
+
+
+@pytest.mark.slow
+def test_every_account_of_an_asked_figure_is_weighed_even_one_retrieval_misses(tmp_path):
+    from assistant import Assistant
+    from assistant.settings import Settings
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    filler = " ".join(f"Rescuers searched the {shaft} shaft of the Delta mine for miners to be rescued."
+                      for shaft in ("north", "south", "east", "west", "old", "new"))
+    (corpus / "rescuers.txt").write_text(f"Rescuers said 60 miners were rescued from the Delta mine. {filler}\n", encoding="utf-8")
+    (corpus / "inspectorate.txt").write_text(
+        f"{filler} Earlier, the regional inspectorate said about 35 miners had been rescued alive.\n", encoding="utf-8")
+    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store", settings=Settings(top_k=4))
+    question = "How many miners were rescued from the Delta mine?"
+    assert not any("about 35" in e.text for e in bot.retriever.retrieve(question))  # retrieval alone misses it
+    answer = bot.ask(question)
+    [found] = answer.discrepancies
+    assert {c.value for c in found.claims} == {"60", "about 35"}
+    assert "about 35 miners" in answer.text and "60 miners" in answer.text
