@@ -75,7 +75,7 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     scoped = [c for c in claims if named(c.speaker)]
     own = set(question.terms) | as_source(question.text)
     inherited = not any(stem(w) in own for c in scoped for w in _NAME_WORD.findall(c.speaker or ""))
-    figures = _asks_about_figures(question)
+    figures = asks_about_figures(question)
     if scoped and inherited and not any(counts_what_is_asked(question, c) if figures else c.kind != "quantity" for c in scoped):
         return claims  # "And how many foreigners stayed?" after "… according to the council": it gave no such figure
     return scoped if scoped or any(named(s) for s in speakers) else claims
@@ -123,7 +123,7 @@ def find(question: Question, claims: list[Claim], evidence: list[Evidence] | Non
     there, and never counts for a question that asks for a figure, a time or a place
     (those get the figures' discrepancies).
     """
-    found = _quantity_conflicts(question, claims) if _asks_about_figures(question) else []
+    found = _quantity_conflicts(question, claims) if asks_about_figures(question) else []
     found += _composition_conflicts(question, claims)
     if question.kind not in ("number", "time", "place"):
         found += _denials(question, claims, evidence or [])
@@ -166,7 +166,7 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
 BEARING = 0.6  # each side's best sentence: at least this share of the best evidence's relevance
 
 
-def _asks_about_figures(question: Question) -> bool:
+def asks_about_figures(question: Question) -> bool:
     """ "How many …", "the figure …", and whether any are left: "Are there any civilians left?"."""
     return question.kind == "number" or bool(re.search(
         r"\d|\b(?:figure|estimate|number|toll|count|size|how big|how large|tally)s?\b|\bempty\b"
@@ -198,6 +198,15 @@ def _quantity_conflicts(question: Question, claims: list[Claim]) -> list[Found]:
 
 def _about(question: Question, claim: Claim) -> bool:
     return claim.quantity is not None and counts_what_is_asked(question, claim)
+
+
+def asked_heads(question: Question) -> set[str] | None:
+    """The stems a figure must count to be about the question ("fighter" of "how many
+    foreign fighters"), or None when any counted thing may be ("how many IS members")."""
+    nouns = {t for t in question.target if t not in _ALL_QUALIFIERS}
+    if nouns & GENERIC_HEADS:
+        return None
+    return nouns or (set(question.terms) | set(question.context_terms))
 
 
 def counts_what_is_asked(question: Question, claim: Claim) -> bool:
@@ -371,7 +380,7 @@ def _asks_about_composition(question: Question, claim: Claim) -> bool:
     """The question names the figure, asks what a figure includes, or counts what it counts."""
     figure = f"{claim.quantity.point:g}"
     return figure in re.findall(r"\d+", question.text.replace(",", "")) \
-        or bool(set(question.terms) & _COMPOSITION_WORDS and _asks_about_figures(question)) \
+        or bool(set(question.terms) & _COMPOSITION_WORDS and asks_about_figures(question)) \
         or (question.kind == "number" and counts_what_is_asked(question, claim))
 
 
@@ -511,7 +520,23 @@ def _as_written(claim: Claim) -> str:
     """A figure as the reader should see it: its value ("about 200"), or, for a claim that
     none remain, the article's own words ("“empty of civilians”")."""
     empty = EMPTY.search(claim.sentence.text) if claim.kind == "quantity" and claim.value == "none" else None
-    return f"“{empty.group()[empty.group().lower().find('empty'):]}”" if empty else claim.value
+    if empty:
+        return f"“{empty.group()[empty.group().lower().find('empty'):]}”"
+    return claim.value + _counted_as_written(claim)
+
+
+def _counted_as_written(claim: Claim) -> str:
+    """The words after a figure that name what it counts, as its sentence has them ("about 200"
+    -> " fighters", "up to 150" -> " foreign jihadists"), so each side reads as a whole figure;
+    "" when the sentence does not follow the figure with its counted noun within four words."""
+    text, value = claim.sentence.text, claim.value
+    at = text.lower().find(value.lower()) if claim.head and value else -1
+    if at < 0:
+        return ""
+    after = re.match(r"[”\"]?((?:\s+[\w’'\-]+){1,4})", text[at + len(value):])
+    words = after.group(1).split() if after else []
+    end = next((i for i, w in enumerate(words) if stem(w) == claim.head), None)
+    return "" if end is None else " " + " ".join(words[: end + 1])
 
 
 def _by_speaker(sides: list[list[Claim]]) -> list[list[list[Claim]]]:

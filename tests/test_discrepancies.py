@@ -86,8 +86,8 @@ def test_one_speaker_quoted_with_different_figures_by_different_articles_is_a_di
     assert describe(found, {}).startswith("The articles quote Talal Sello differently on the number of foreign miners")
     [found] = find(q, claims)
     text = describe(found, {})
-    assert "the union put it at up to 150" in text
-    assert "is quoted as putting it at 250 to 300 [1] and at no more than 200-300 [2][3]" in text
+    assert "the union put it at up to 150 foreign miners" in text  # each figure with what it counts, as written
+    assert "is quoted as putting it at 250 to 300 foreign miners [1] and at no more than 200-300 foreign miners [2][3]" in text
 
 
 def test_spelling_variants_of_one_figure_agree():
