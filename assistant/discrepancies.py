@@ -170,7 +170,8 @@ def asks_about_figures(question: Question) -> bool:
     """ "How many …", "the figure …", and whether any are left: "Are there any civilians left?"."""
     return question.kind == "number" or bool(re.search(
         r"\d|\b(?:figure|estimate|number|toll|count|size|how big|how large|tally)s?\b|\bempty\b"
-        r"|\b(?:are|were|is|was) there (?:still )?any\b|\b(?:are|were|is|was) there\b.*\b(?:left|remain\w*)\b",
+        r"|\b(?:are|were|is|was) there (?:still )?any\b|\b(?:are|were|is|was) there\b.*\b(?:left|remain\w*)\b"
+        r"|\b(?:are|were|is|was) there still\b",
         question.text, re.I))
 
 
@@ -253,7 +254,7 @@ def question_event(question: Question) -> str | None:
     for asked in (question.text, question.context):  # the follow-up's own event first, then the earlier turn's
         main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
         main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
-        if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b", main, re.I):
+        if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bthere still\b", main, re.I):
             return "remain"
         for event, pattern in EVENTS.items():
             extra = _QUESTION_EVENTS.get(event)

@@ -230,6 +230,8 @@ def test_none_left_and_a_few_left_conflict_when_asked_whether_any_remain():
     from assistant.discrepancies import describe
 
     assert "the mayor put it at “empty of sailors”" in describe(found, {})  # the article's words, not "none"
+    [still] = find(analyse("Are there still sailors in the harbour at this point?"), claims)
+    assert {side[0].value for side in still.sides} == {"none", "a few"}
     handful = claims_of("The mayor said a handful of sailors remained.", "The port said a few sailors remained.")
     assert find(analyse("Are there any sailors left in the harbour?"), handful) == []
 
