@@ -29,6 +29,7 @@ really exactly actually precisely thought think believed believe known know goin
 happening make made mention mentioned quoted quote coverage describe described idea there's what's who's
 where's when's how's why's it's that's
 now still yet ever even just any please overall according roughly approximately true really
+originally initially
 i've i'm i'd i'll i’ve i’m i’d i’ll you've you’ve we've we’ve seen heard
 """.split())
 
@@ -99,7 +100,10 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(?:get|gets|got|getting) in touch\b|\b(?:make|makes|made|making) contact\b"
                        r"|\b(?:reach|reached|reaches|reaching) out\b", re.I), "contact"),
            (re.compile(r"\b(?:form|forms|formed|forming) the (?:backbone|core|bulk) of\b", re.I), "lead"),
-           (re.compile(r"\b(?:hand|hands|handed|handing|turn|turns|turned|turning) over\b", re.I), "give")]
+           (re.compile(r"\b(?:hand|hands|handed|handing|turn|turns|turned|turning) over\b", re.I), "give"),
+           (re.compile(r"\b(?:take|takes|took|taken|taking) (?:over|control of)\b|\bover(?:ran|run|runs|running)\b", re.I),
+            "captured"),
+           (re.compile(r"\b(?:keep|keeps|kept|keeping) (?:on )?(?=\w+ing\b)", re.I), "continue ")]
 
 
 def terms(text: str) -> list[str]:

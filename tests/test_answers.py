@@ -318,6 +318,9 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
     assert terms("they got in touch") == terms("they made contact") == terms("they sent a message")[1:]
     assert terms("Which militia forms the backbone of the alliance?") == terms("Which militia leads the alliance?")
     assert terms("the data they had to hand over") == terms("the data they had to give")
+    assert terms("when the army took over the town") == terms("when the army captured the town") \
+        == terms("when the army overran the town") == terms("when the army originally took control of the town")
+    assert terms("they kept fighting") == terms("they continued fighting")
 
 
 def test_how_long_something_goes_on_is_answered_by_until_what(seeds_bot):
@@ -326,6 +329,8 @@ def test_how_long_something_goes_on_is_answered_by_until_what(seeds_bot):
     assert analyse("Until when would the battle last?").kind == "time"
     answer = seeds_bot.ask("Until when did the SDF say the battle would continue?")
     assert "until the whole city is clean" in answer.text.split("[")[0]
+    answer = seeds_bot.ask("How long did the SDF say it would keep fighting in Raqqa?")  # keep doing = go on doing
+    assert "until the whole city is clean" in answer.text
 
 
 def test_a_person_asked_by_role_must_hold_that_role_not_stand_near_the_word(seeds_bot):
