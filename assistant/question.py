@@ -93,8 +93,14 @@ def _relative(text: str, at: int) -> bool:
 
 def counted_thing(text: str) -> list[str]:
     """Stems of what a "how many" question counts: "How many Syrian fighters left?" -> [syrian, fighter]."""
-    match = _COUNTED.search(text)
-    return terms(match.group(1)) if match else []
+    match = _COUNTED.search(text) or _NUMBER_OF.search(text)
+    if match:
+        return terms(match.group(1))
+    return ["popul"] if _POPULATION.search(text) else []  # "What was Raqqa's population?" counts inhabitants
+
+
+_NUMBER_OF = re.compile(_COUNTED.pattern.replace(r"\bhow many ", r"\b(?:the|what|a|an) (?:total )?number of "), re.I)
+_POPULATION = re.compile(r"\bpopulation\b", re.I)
 
 
 def analyse(text: str, history: list[dict] | None = None) -> Question:

@@ -413,6 +413,9 @@ def test_durations_populations_commanders_origins_and_demonyms_are_read_right(se
     assert analyse("Over how many days did the fighters pull out?").kind == "time"
     assert analyse("How many fighters pulled out?").kind == "number"
     assert analyse("What was the town's population before the war?").kind == "number"
+    assert analyse("What was the town's population before the war?").target == ["popul"]  # inhabitants, not any figure
+    assert analyse("What was the number of Syrian fighters who left?").target == ["syrian", "fighter"]
+    assert seeds_bot.ask("What was Raqqa's population before the Syrian war began?").abstained
     origin = analyse("Which countries are the fighters still in the city from?")
     assert _place_fit(origin, "After militants killed 130 people in Paris, France struck the city.") < 0
     assert _place_fit(origin, "Most of them came from Chechnya and Tunisia.") > 0
