@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-from assistant import _offline, retrieval
+from assistant import _offline, alternatives, retrieval
 from assistant.answer import Answer
 from assistant.answering.extractive import ExtractiveAnswerer, abstention
 from assistant.answering.llm import LLMAnswerer
@@ -96,7 +96,7 @@ class Assistant:
         if len(claims) < len(every):  # "the coalition's line": nor is another speaker's assertion set against it
             speakers = {c.speaker for c in claims}
             evidence = [e for e in evidence if e.speaker in speakers]
-        found = bearing(find(q, claims, evidence), ranked, q)
+        found = bearing(find(q, claims, evidence) + alternatives.disputed(q, evidence, self._before), ranked, q)
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
         draft = None
@@ -188,6 +188,10 @@ class Assistant:
                 seen.add((s.source, after))
                 claims += [replace(claim, refers_to=s) for claim in self._claims_in(s.source, after)]
         return claims
+
+    def _before(self, sentence) -> str:
+        """The text of the sentence before `sentence` in its article ("" for the first)."""
+        return self.index.sentences[sentence.source][sentence.index - 1].text if sentence.index > 0 else ""
 
     def _evidence(self, ranked: list[Scored]) -> list[Evidence]:
         """Ranked evidence with each sentence's speaker, for pairing denials with assertions."""

@@ -204,7 +204,7 @@ def _about(question: Question, claim: Claim) -> bool:
 def asked_heads(question: Question) -> set[str] | None:
     """The stems a figure must count to be about the question ("fighter" of "how many
     foreign fighters"), or None when any counted thing may be ("how many IS members")."""
-    nouns = {t for t in question.target if t not in _ALL_QUALIFIERS}
+    nouns = {t for t in question.target if t not in QUALIFIERS}
     if nouns & GENERIC_HEADS:
         return None
     return nouns or (set(question.terms) | set(question.context_terms))
@@ -215,17 +215,17 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
     if claim.quantity is None or not claim.counted:
         return False
     asked = set(question.terms) | set(question.context_terms)
-    nouns = [t for t in question.target if t not in _ALL_QUALIFIERS]
+    nouns = [t for t in question.target if t not in QUALIFIERS]
     if nouns and claim.head not in nouns and not set(nouns) & GENERIC_HEADS:
         return False
     if not question.target and claim.head not in asked:
         return False
     if question.target and not nouns and not set(question.target) <= set(claim.qualifiers):
         return False  # "how many foreigners": a qualifier standing for the whole phrase
-    own = {q for q in question.terms if q in _ALL_QUALIFIERS}
+    own = {q for q in question.terms if q in QUALIFIERS}
     # the follow-up's own qualifiers win; else those of what it counts ("foreign" of "foreign
     # jihadists", not "Syrian" of "the Syrian Observatory"); else the earlier question's
-    named = own or ({q for q in question.target if q in _ALL_QUALIFIERS} if question.target
+    named = own or ({q for q in question.target if q in QUALIFIERS} if question.target
                      else context_qualifiers(question.context))
     if named - set(claim.qualifiers):
         return False  # the question names a qualifier ("foreign") this claim lacks
@@ -241,10 +241,10 @@ def context_qualifiers(text: str) -> frozenset[str]:
     word is an acronym ("Syrian IS fighters")."""
     words = re.findall(r"[A-Za-z][\w’'\-]*", PHRASES.sub("IS", text or ""))  # "Syrian Islamic State fighters" are Syrian
     named = lambda i: words[i][0].isupper() and i + 1 < len(words) and words[i + 1][0].isupper() and not words[i + 1].isupper()
-    return frozenset(stem(w) for i, w in enumerate(words) if stem(w) in _ALL_QUALIFIERS and not named(i))
+    return frozenset(stem(w) for i, w in enumerate(words) if stem(w) in QUALIFIERS and not named(i))
 
 
-_ALL_QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish", "russian", "american",
+QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish", "russian", "american",
                    "british", "french", "lebanese", "iranian", "western", "european"}
 
 
@@ -422,7 +422,7 @@ def _denies_focus(denial: Claim, focus: tuple[str, ...]) -> bool:
 def _bears_on(denial: Claim, asked: set[str]) -> bool:
     """The question asks about what is denied: its first denied word, or two of them."""
     ordered = [t for t in terms(denial.sentence.text) if t in denial.denied]
-    kinds, denied_kinds = asked & _ALL_QUALIFIERS, denial.denied & _ALL_QUALIFIERS
+    kinds, denied_kinds = asked & QUALIFIERS, denial.denied & QUALIFIERS
     if kinds and denied_kinds and not kinds & denied_kinds:
         return False  # "Did the Syrian fighters leave…?" is not about what foreign fighters may do
     return bool(ordered) and (ordered[0] in asked or len(denial.denied & asked) >= 2)
@@ -492,7 +492,7 @@ def describe(found: Found, cites: dict) -> str:
 
     def who(claims: list[Claim]) -> str:
         lead = max(claims, key=lambda c: len(c.speaker or ""))
-        return re.sub(r"^The\b", "the", lead.speaker or "one report")
+        return re.sub(r"^(The|An?)\b", lambda m: m.group(1).lower(), lead.speaker or "one report")
 
     def refs(side: list[Claim]) -> str:
         named = [c.named_in for c in side if c.named_in and c.named_in not in [c.sentence for c in side]][:1]

@@ -92,7 +92,7 @@ PHRASES = re.compile(r"\bIslamic State(?: group)?\b|\bIslamic State of Iraq and 
 PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himself |herself |oneself )?up\b"
                        r"|\bhand(?:s|ed|ing)? themselves (?:in|over)\b", re.I), "surrender"),
            (re.compile(r"\b(?:pull|pulls|pulled|pulling) out\b|\b(?:slip|slips|slipped|slipping) (?:away|out)\b"
-                       r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b", re.I), "left"),
+                       r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b|\bhead(?:s|ed|ing)? (?:off|away)\b", re.I), "left"),
            (re.compile(r"\b(?:push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|advanc(?:e|es|ed|ing)|march(?:es|ed|ing)?|"
                        r"br(?:eak|eaks|oke|eaking)|swept|sweep(?:s|ing)?) into\b", re.I), "entered"),
            (re.compile(r"\b(?:keep|keeps|keeping|kept) (?:tabs|an eye|watch) on\b", re.I), "tracking"),
@@ -106,6 +106,13 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(?:keep|keeps|kept|keeping) (?:on )?(?=\w+ing\b)", re.I), "continue ")]
 
 
+def fold_phrasal(text: str) -> str:
+    """`text` with its phrasal verbs replaced by the one word the articles use ("gave themselves up" -> "surrender")."""
+    for pattern, word in PHRASAL:
+        text = pattern.sub(word, text)
+    return text
+
+
 def terms(text: str) -> list[str]:
     """Content-word stems of `text`, in order, stop words dropped."""
     return list(_terms(text))
@@ -114,8 +121,7 @@ def terms(text: str) -> list[str]:
 @lru_cache(maxsize=131072)
 def _terms(text: str) -> tuple[str, ...]:  # sentences recur across questions: tokenise each once
     text = PHRASES.sub("IS", text)  # "IS" is the group, not the verb: kept like its variants ISIL and Daesh
-    for pattern, word in PHRASAL:
-        text = pattern.sub(word, text)
+    text = fold_phrasal(text)
     return tuple(stem(w) for w in words(text) if (w.lower() not in STOP or w == "IS") and not w[0].isdigit())
 
 

@@ -1,0 +1,163 @@
+"""Alternatives: when a question offers two outcomes and the sources take different ones.
+
+"Did the Syrian IS fighters give themselves up, or did they simply leave?" offers two events
+(surrender, leaving). When one speaker reports the first of that group ("Syrian IS members
+had surrendered overnight", a Raqqa official) and another the second ("All Syrian fighters
+… left Raqqa", the Observatory), the accounts differ on the very thing asked, and `disputed`
+returns that as a `Found` whose sides are each speaker's words.
+
+The events are those `claims.EVENTS` tracks (left, remained, surrendered, killed, captured),
+read after folding phrasal verbs ("gave themselves up", "slipped away", "fight on"). A
+sentence speaks of the question's subject when it names the subject's qualifiers ("Syrian")
+and no other ("foreign"), in itself or in the sentence before it ("The jihadists left…"
+after "All Syrian fighters…").
+
+What it does not do: judge which account is right, read negated reports as either outcome
+("the foreigners have not handed themselves in"), or set one speaker against itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from assistant.claims import EVENTS, REMAINING, Claim
+from assistant.discrepancies import GENERIC_HEADS, QUALIFIERS, Evidence, Found, same_speaker
+from assistant.index import Sentence
+from assistant.question import Question
+from assistant.text import fold_phrasal, terms
+
+_OR = re.compile(r",?\s+\bor\b\s+")
+_AUX = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:did|do|does|were|was|are|is|have|has|had|will|would)\b\s*", re.I)
+_NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong)\b|n[’']t\b", re.I)
+_SAID_FIRST = re.compile(r"^[A-Z][\w.’'\- ]{0,60}?\s(?:said|says|told \w+)\s+(?:that\s+)?")
+_REFERS_BACK = re.compile(r"^\s*[\"“]?(?:the|they|these|those|their)\b", re.I)  # "The jihadists left…": those just named
+_ATTRIBUTION = re.compile(r",\s*(?:[^,\"“”]{0,80}?\s)?(?:said|says|told \w+|reported|added)\.?\s*$", re.I)
+MAX_SPEAKERS = 2   # speakers quoted for one alternative
+WHOLE = 28         # a reported sentence up to this many words is quoted whole, else the clause with the event
+
+
+class Subject(NamedTuple):
+    qualifiers: set[str]  # stems that single the group out ("syrian")
+    nouns: set[str]       # the rest of its words ("fighter")
+
+
+def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str]) -> list[Found]:
+    """The dispute between the question's two alternatives, if different speakers report each;
+    `before(sentence)` is the text of the sentence before it in its article ("" for none)."""
+    asked = alternatives(question.text)
+    if asked is None:
+        return []
+    subject, events = asked
+    sides = [_reports(event, subject, evidence, other, before) for event, other in (events, events[::-1])]
+    if not all(sides) or all(same_party(a[0].speaker, b[0].speaker) for a in sides[0] for b in sides[1]):
+        return []
+    topic = f"whether {_subject_words(question.text)} {_EVENT_WORDS[events[0]]} or {_EVENT_WORDS[events[1]]}"
+    return [Found(topic, [side for alternative in sides for side in alternative])]
+
+
+_EVENT_WORDS = {"left": "left", "remain": "stayed", "surrender": "surrendered", "killed": "were killed",
+                "captured": "were captured"}
+
+
+def alternatives(text: str) -> tuple[Subject, tuple[str, str]] | None:
+    """The subject and (first event, second event) of an either-or question, or None when it
+    offers no two different events."""
+    parts = _OR.split(text.strip().rstrip("?"), maxsplit=1)
+    if len(parts) != 2:
+        return None
+    first, second = (event_in(part) for part in parts)
+    if not first or not second or first[0] == second[0]:
+        return None
+    before = fold_phrasal(_AUX.sub("", parts[0]))[: first[1]]
+    if re.search(r"\bto\s*$", before):
+        return None  # "did they want to get out or fight on?" asks an intention, not which outcome was reported
+    words = [t for t in terms(before) if t != "is"]
+    return Subject({t for t in words if t in QUALIFIERS}, {t for t in words if t not in QUALIFIERS}), (first[0], second[0])
+
+
+def event_in(text: str) -> tuple[str, int] | None:
+    """The first tracked event in `text` (phrasal verbs folded) and where it starts in the folded text."""
+    folded = fold_phrasal(_AUX.sub("", text))
+    if REMAINING.search(folded):
+        return "remain", REMAINING.search(folded).start()
+    found = [(m.start(), event) for event, pattern in EVENTS.items() if (m := re.search(rf"\b(?:{pattern})\b", folded, re.I))]
+    return (min(found)[1], min(found)[0]) if found else None
+
+
+def _reports(event: str, subject: Subject, evidence: list[Evidence], other: str, before) -> list[list[Claim]]:
+    """Each speaker's best report (with its reprints) that the subject did `event`, not `other`."""
+    sides: list[list[Claim]] = []
+    for item in sorted(evidence, key=lambda e: -e.relevance):
+        s = item.sentence
+        said = _reported(event, s.text, other)
+        if not item.speaker or said is None or _negated(event, s.text) or not _about(subject, s, before(s)):
+            continue
+        side = next((side for side in sides if same_party(side[0].speaker, item.speaker)), None)
+        claim = Claim(s, "assertion", said, speaker=item.speaker, named_in=item.named_in)
+        if side is None and len(sides) < MAX_SPEAKERS:
+            sides.append([claim])
+        elif side is not None and s.text == side[0].sentence.text and s.source not in {c.sentence.source for c in side}:
+            side.append(claim)  # a syndicated copy of the same report
+    return sides
+
+
+def _reported(event: str, text: str, other: str) -> str | None:
+    """What `text` reports of `event`, as the reader should see it: the sentence without its
+    closing attribution when short, else its clause holding the event; None when it reports
+    no `event`, or also the `other` alternative."""
+    folded = fold_phrasal(text)
+    if not _has(event, folded) or _has(other, folded):
+        return None
+    plain = _ATTRIBUTION.sub("", text).strip(" \"“”.")
+    rest = _SAID_FIRST.sub("", plain)  # "A Raqqa official told AFP Syrian IS members had surrendered": what was told
+    plain = rest if len(rest.split()) >= 4 else plain
+    if len(plain.split()) <= WHOLE and '"' not in plain and "“" not in plain:
+        return plain
+    for clause in re.split(r"[\"“”;]|,\s+(?=\w+\s+\w+\s+(?:said|told))", text):
+        clause = re.sub(r",?\s+(?:leaving|adding|saying|while|as)\s*$", "", _SAID_FIRST.sub("", clause.strip(" ,.")))
+        if _has(event, fold_phrasal(clause)) and len(clause.split()) >= 4:
+            return clause
+    return None
+
+
+def _negated(event: str, text: str) -> bool:
+    """Is the event denied or negated where it is told ("have not handed themselves in",
+    "are not being allowed to leave")? A "without" further on ("…, without specifying how
+    many") leaves it standing."""
+    folded = fold_phrasal(text)
+    told = re.search(rf"\b(?:{EVENTS[event]})\b", folded, re.I)
+    return told is None or bool(_NEGATION.search(folded[max(0, told.start() - 40):told.start()]))
+
+
+def _has(event: str, text: str) -> bool:
+    if event == "remain":
+        return bool(REMAINING.search(text) or re.search(rf"\b(?:{EVENTS['remain']})\b", text, re.I))
+    return bool(re.search(rf"\b(?:{EVENTS[event]})\b", REMAINING.sub(" ", text), re.I))
+
+
+def _about(subject: Subject, sentence: Sentence, before: str) -> bool:
+    """Does the sentence speak of the question's subject: its qualifiers ("Syrian"), here or in
+    the sentence `before` it, and no other ("foreign"); with no qualifier, its noun?"""
+    own = set(terms(sentence.text))
+    wanted, others = subject.qualifiers, (own & QUALIFIERS) - subject.qualifiers
+    if wanted:
+        return bool(wanted & own) or (not others and bool(_REFERS_BACK.match(sentence.text)) and bool(wanted & set(terms(before))))
+    return bool(subject.nouns & own or GENERIC_HEADS & own) and not others
+
+
+def same_party(a: str | None, b: str | None) -> bool:
+    """One speaker (`same_speaker`), or one body named two ways: "Observatory head Rami Abdel
+    Rahman" and "the Syrian Observatory for Human Rights" share the long name word "Observatory"."""
+    long_words = lambda name: {w for w in re.findall(r"\b[A-Z][a-z]{5,}\b", name or "") if w.lower() not in QUALIFIERS}
+    return same_speaker(a, b) or bool(long_words(a) & long_words(b))
+
+
+def _subject_words(text: str) -> str:
+    """The subject as the question wrote it ("the Syrian IS fighters")."""
+    start = _AUX.match(text)
+    words = fold_phrasal(text[start.end() if start else 0:])
+    first = event_in(words)
+    phrase = words[: first[1]].strip(" ,") if first else ""
+    return phrase[0].lower() + phrase[1:] if phrase[:1].isupper() and not phrase.split()[0].isupper() else phrase or "they"

@@ -1,0 +1,69 @@
+"""Either-or questions whose two outcomes different sources report, on sentences written for the tests."""
+
+from assistant.alternatives import alternatives, disputed, same_party
+from assistant.discrepancies import Evidence, describe
+from assistant.question import analyse
+from tests.test_claims import article
+
+
+def evidence(*reports: tuple[str, str | None]) -> tuple[list[Evidence], dict]:
+    """Each (text, speaker) as an article of its own, equally relevant; and each sentence's predecessor."""
+    out, before = [], {}
+    for n, (text, speaker) in enumerate(reports):
+        rows = article(text, source=f"{n}.txt")
+        for row in rows:
+            before[row] = rows[row.index - 1].text if row.index else ""
+        out.append(Evidence(rows[-1], speaker, 1.0))
+    return out, before
+
+
+def test_an_either_or_question_offers_two_events_about_one_subject():
+    subject, events = alternatives("Did the local rebels give themselves up, or did they slip away?")
+    assert events == ("surrender", "left") and subject.qualifiers == {"local"} and "rebel" in subject.nouns
+    assert alternatives("Did the rebels want to get out or fight on?") is None  # an intention, not a reported outcome
+    assert alternatives("Did the Kurdish or the Arab units take the town?") is None  # one event, two subjects
+    assert alternatives("How many rebels surrendered?") is None
+
+
+def test_different_speakers_reporting_each_outcome_is_a_dispute_each_side_in_its_own_words():
+    found, before = evidence(("A town official said local rebels had surrendered overnight to the army.", "A town official"),
+                             ("\"All local rebels left the town this week,\" monitor head Ana Berg said.", "monitor head Ana Berg"))
+    q = analyse("Did the local rebels give themselves up, or did they simply leave?")
+    [dispute] = disputed(q, found, before.get)
+    assert dispute.topic == "whether the local rebels surrendered or left"
+    text = describe(dispute, {})
+    assert text.startswith("Accounts differ on whether the local rebels surrendered or left: a town official said “local "
+                           "rebels had surrendered overnight to the army” [1]; monitor head Ana Berg said “All local rebels "
+                           "left the town this week” [2].")
+
+
+def test_no_dispute_when_one_party_reports_both_or_a_report_is_negated_or_about_others():
+    q = analyse("Did the local rebels give themselves up, or did they simply leave?")
+    two_parties, before = evidence(("Police chief Ana Berg said local rebels surrendered.", "Police chief Ana Berg"),
+                                   ("The Valley Monitor said local rebels left the town.", "The Valley Monitor"))
+    assert disputed(q, two_parties, before.get) != []
+    one_party, before = evidence(("Monitor head Ana Berg said local rebels surrendered.", "Monitor head Ana Berg"),
+                                 ("The Valley Monitor said local rebels left the town.", "The Valley Monitor"))
+    assert same_party("Monitor head Ana Berg", "The Valley Monitor") and disputed(q, one_party, before.get) == []
+    same, before = evidence(("Monitor head Ana Berg said local rebels surrendered.", "Monitor head Ana Berg"),
+                            ("Ana Berg said local rebels later left the town.", "Ana Berg"))
+    assert disputed(q, same, before.get) == []
+    negated, before = evidence(("A town official said local rebels had surrendered.", "A town official"),
+                               ("The monitor said the local rebels have not left the town.", "The monitor"))
+    assert disputed(q, negated, before.get) == []
+    others, before = evidence(("A town official said local rebels had surrendered.", "A town official"),
+                              ("The monitor said foreign rebels left the town.", "The monitor"))
+    assert disputed(q, others, before.get) == []
+
+
+def test_a_sentence_that_refers_back_speaks_of_the_subject_named_just_before():
+    q = analyse("Did the local rebels give themselves up, or did they simply leave?")
+    found, before = evidence(("A town official said local rebels had surrendered.", "A town official"),
+                             ("All local rebels fled the fighting. The rebels left the town with their families, "
+                              "the Valley Monitor said.", "the Valley Monitor"))
+    [dispute] = disputed(q, found, before.get)
+    assert "the Valley Monitor said “The rebels left the town with their families”" in describe(dispute, {})
+    unrelated, before = evidence(("A town official said local rebels had surrendered.", "A town official"),
+                                 ("All local rebels fled the fighting. Dozens of rebels left the town, "
+                                  "the Valley Monitor said.", "the Valley Monitor"))
+    assert disputed(q, unrelated, before.get) == []  # "Dozens of rebels" names no one just named
