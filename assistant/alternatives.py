@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from assistant.claims import EVENTS, REMAINING, Claim
-from assistant.discrepancies import GENERIC_HEADS, QUALIFIERS, Evidence, Found, same_speaker
+from assistant.discrepancies import GENERIC_HEADS, QUALIFIERS, Evidence, Found, context_qualifiers, same_speaker
 from assistant.index import Sentence
 from assistant.question import Question
 from assistant.text import fold_phrasal, terms
@@ -33,7 +33,8 @@ _AUX = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:did|do|does|were|was|are|is|h
 _NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong)\b|n[’']t\b", re.I)
 _SAID_FIRST = re.compile(r"^[A-Z][\w.’'\- ]{0,60}?\s(?:said|says|told \w+)\s+(?:that\s+)?")
 _REFERS_BACK = re.compile(r"^\s*[\"“]?(?:the|they|these|those|their)\b", re.I)  # "The jihadists left…": those just named
-_ATTRIBUTION = re.compile(r",\s*(?:[^,\"“”]{0,80}?\s)?(?:said|says|told \w+|reported|added)\.?\s*$", re.I)
+_ATTRIBUTION = re.compile(r",\s*(?:[^,\"“”]{0,80}?\s)?(?:said|says|told \w+|reported|added)(?: on \w+| yesterday| today)?\.?\s*$", re.I)
+_ADDING = re.compile(r"^.*?\b(?:said|says|told \w+),?\s+(?:adding|saying)\s+(?:that\s+)?", re.I)  # "…, he said, adding they headed…"
 MAX_SPEAKERS = 2   # speakers quoted for one alternative
 WHOLE = 28         # a reported sentence up to this many words is quoted whole, else the clause with the event
 
@@ -55,6 +56,32 @@ def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sen
         return []
     topic = f"whether {_subject_words(question.text)} {_EVENT_WORDS[events[0]]} or {_EVENT_WORDS[events[1]]}"
     return [Found(topic, [side for alternative in sides for side in alternative])]
+
+
+def destinations(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str],
+                 distinctive: Callable[[str], bool]) -> list[Found]:
+    """ "Where were they headed?": one party says the destination is unknown ("heading to unknown
+    destinations"), another names it ("would head to the remaining territory in eastern Syria").
+    Any group may be meant but one the question does not name ("foreign" when it asks of
+    "Syrian"); a rare word of the question ("the convoy") must be in each report or just before it."""
+    if not (_WHERE_TO.search(question.text) and re.search(r"\bwhere\b", question.text, re.I)):
+        return []
+    subject = Subject(set(question.terms) & QUALIFIERS, set())
+    motion = set(terms(" ".join(_WHERE_TO.findall(question.text))))
+    rare = {t for t in question.terms if distinctive(t) and t not in motion}
+    covered = [e for e in evidence if rare <= set(terms(e.sentence.text)) | set(terms(before(e.sentence)))]
+    unknown = _reports_matching(_UNKNOWN, None, subject, covered, before, relaxed=True)
+    named = _reports_matching(_HEADED, _UNKNOWN, subject, covered, before, relaxed=True)
+    if not unknown or not named or all(same_party(a[0].speaker, b[0].speaker) for a in unknown for b in named):
+        return []
+    return [Found("where they were headed", unknown + named)]
+
+
+_WHERE_TO = re.compile(r"\b(?:head\w*|go|going|went|gone|destination\w*|bound|end(?:ed)? up|taken|mov\w+|travel\w*)\b", re.I)
+_UNKNOWN = re.compile(r"\bunknown (?:destinations?|locations?|places?)\b|\b(?:destinations?|whereabouts) (?:is|are|was|were|remains?"
+                      r"|remained) (?:unknown|unclear)\b|\b(?:not|no one|nobody) (?:\w+ )?know\w* where\b|\bunclear where\b", re.I)
+_HEADED = re.compile(r"\b(?:head\w*|go|going|went|gone|bound|mov\w+|travel\w*|transferr?\w*|taken|sent)\s+(?:\w+\s+){0,2}?"
+                     r"(?:to|towards?|for|into)\s+(?:the\s+)?(?:[\w\-]+\s+){0,4}?(?:[A-Z][\w\-]+|territory|areas?|province|region)\b")
 
 
 _EVENT_WORDS = {"left": "left", "remain": "stayed", "surrender": "surrendered", "killed": "were killed",
@@ -88,11 +115,30 @@ def event_in(text: str) -> tuple[str, int] | None:
 
 def _reports(event: str, subject: Subject, evidence: list[Evidence], other: str, before) -> list[list[Claim]]:
     """Each speaker's best report (with its reprints) that the subject did `event`, not `other`."""
+    told = lambda text: _reported(event, text, other) if not _negated(event, text) else None
+    return _sides(told, subject, evidence, before)
+
+
+def _reports_matching(pattern: re.Pattern, unless: re.Pattern | None, subject: Subject, evidence, before,
+                      relaxed: bool = False) -> list[list[Claim]]:
+    """Each speaker's best report that matches `pattern` (and not `unless`), not negated."""
+    def told(text: str) -> str | None:
+        match = pattern.search(text)
+        if not match or (unless and unless.search(text)) or _NEGATION.search(text[max(0, match.start() - 40):match.start()]):
+            return None
+        return _words_telling(text, lambda clause: bool(pattern.search(clause)))
+    return _sides(told, subject, evidence, before, relaxed)
+
+
+def _sides(told: Callable[[str], str | None], subject: Subject, evidence: list[Evidence], before,
+           relaxed: bool = False) -> list[list[Claim]]:
+    """Up to `MAX_SPEAKERS` parties' best reports, as `told(text)` reads them (None: no report),
+    each with its reprints. `relaxed`: a report need only not name another group than the subject."""
     sides: list[list[Claim]] = []
     for item in sorted(evidence, key=lambda e: -e.relevance):
         s = item.sentence
-        said = _reported(event, s.text, other)
-        if not item.speaker or said is None or _negated(event, s.text) or not _about(subject, s, before(s)):
+        said = told(s.text) if item.speaker else None
+        if said is None or not (_names_no_other(subject, s) if relaxed else _about(subject, s, before(s))):
             continue
         side = next((side for side in sides if same_party(side[0].speaker, item.speaker)), None)
         claim = Claim(s, "assertion", said, speaker=item.speaker, named_in=item.named_in)
@@ -110,14 +156,21 @@ def _reported(event: str, text: str, other: str) -> str | None:
     folded = fold_phrasal(text)
     if not _has(event, folded) or _has(other, folded):
         return None
+    return _words_telling(text, lambda clause: _has(event, fold_phrasal(clause)))
+
+
+def _words_telling(text: str, tells: Callable[[str], bool]) -> str | None:
+    """The words of `text` to quote for what it reports: the sentence without its closing
+    attribution when short, else its clause for which `tells` holds."""
     plain = _ATTRIBUTION.sub("", text).strip(" \"“”.")
     rest = _SAID_FIRST.sub("", plain)  # "A Raqqa official told AFP Syrian IS members had surrendered": what was told
     plain = rest if len(rest.split()) >= 4 else plain
     if len(plain.split()) <= WHOLE and '"' not in plain and "“" not in plain:
         return plain
     for clause in re.split(r"[\"“”;]|,\s+(?=\w+\s+\w+\s+(?:said|told))", text):
-        clause = re.sub(r",?\s+(?:leaving|adding|saying|while|as)\s*$", "", _SAID_FIRST.sub("", clause.strip(" ,.")))
-        if _has(event, fold_phrasal(clause)) and len(clause.split()) >= 4:
+        clause = _ADDING.sub("", _SAID_FIRST.sub("", clause.strip(" ,.")))
+        clause = re.sub(r",?\s+(?:leaving|adding|saying|while|as)\s*$", "", clause)
+        if tells(clause) and len(clause.split()) >= 4:
             return clause
     return None
 
@@ -141,10 +194,14 @@ def _about(subject: Subject, sentence: Sentence, before: str) -> bool:
     """Does the sentence speak of the question's subject: its qualifiers ("Syrian"), here or in
     the sentence `before` it, and no other ("foreign"); with no qualifier, its noun?"""
     own = set(terms(sentence.text))
-    wanted, others = subject.qualifiers, (own & QUALIFIERS) - subject.qualifiers
+    wanted, others = subject.qualifiers, context_qualifiers(sentence.text) - subject.qualifiers
     if wanted:
         return bool(wanted & own) or (not others and bool(_REFERS_BACK.match(sentence.text)) and bool(wanted & set(terms(before))))
     return bool(subject.nouns & own or GENERIC_HEADS & own) and not others
+
+
+def _names_no_other(subject: Subject, sentence: Sentence) -> bool:
+    return not context_qualifiers(sentence.text) - subject.qualifiers  # "Syrian" of "Syrian Observatory" names no group
 
 
 def same_party(a: str | None, b: str | None) -> bool:

@@ -96,7 +96,9 @@ class Assistant:
         if len(claims) < len(every):  # "the coalition's line": nor is another speaker's assertion set against it
             speakers = {c.speaker for c in claims}
             evidence = [e for e in evidence if e.speaker in speakers]
-        found = bearing(find(q, claims, evidence) + alternatives.disputed(q, evidence, self._before), ranked, q)
+        found = find(q, claims, evidence) + alternatives.disputed(q, evidence, self._before) \
+            + alternatives.destinations(q, evidence, self._before, lambda t: self.ranker.share(t) < DISTINCTIVE)
+        found = bearing(found, ranked, q)
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
         draft = None

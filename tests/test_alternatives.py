@@ -67,3 +67,21 @@ def test_a_sentence_that_refers_back_speaks_of_the_subject_named_just_before():
                                  ("All local rebels fled the fighting. Dozens of rebels left the town, "
                                   "the Valley Monitor said.", "the Valley Monitor"))
     assert disputed(q, unrelated, before.get) == []  # "Dozens of rebels" names no one just named
+
+
+def test_a_destination_one_party_calls_unknown_and_another_names_is_a_dispute_unless_the_question_is_narrower():
+    from assistant.alternatives import destinations
+
+    found, before = evidence(
+        ("\"All local rebels left the valley this week,\" monitor head Ana Berg said, adding they headed to unknown "
+         "destinations.", "monitor head Ana Berg"),
+        ("The convoy would head to the hills of North Varo, Tomas Vey of the town council said on Monday.",
+         "Tomas Vey of the town council"))
+    [dispute] = destinations(analyse("Where were the local rebels headed?"), found, before.get, lambda t: False)
+    text = describe(dispute, {})
+    assert text == ("Accounts differ on where they were headed: monitor head Ana Berg said “they headed to unknown "
+                    "destinations” [1]; Tomas Vey of the town council said “The convoy would head to the hills of North Varo” [2].")
+    rare = lambda t: t == "convoy"  # "the convoy" is what this question asks about; the monitor never mentions it
+    assert destinations(analyse("Where is the convoy headed?"), found, before.get, rare) == []
+    assert destinations(analyse("Where were the foreign rebels headed?"), found, before.get, lambda t: False) == []
+    assert destinations(analyse("Why did the local rebels head off?"), found, before.get, lambda t: False) == []

@@ -301,3 +301,9 @@ def test_asking_what_a_figure_includes_keeps_every_speaker_after_a_turn_about_on
     assert scoped_to_speaker(q, claims, distinctive=lambda t: True) == claims
     [found] = find(q, claims)
     assert [side[0].speaker for side in found.sides] == ["Mayor Ines Paul", "Union head Ravi Das"]
+
+
+def test_a_speakers_title_does_not_name_the_speaker():
+    claims = claims_of("Monitor head Ana Berg said 40 foreign sailors remained.", "The union said 90 foreign sailors remained.")
+    q = analyse("Where were the foreign sailors headed, and how many remained?")  # "headed" is no "head" of anything
+    assert scoped_to_speaker(q, claims, distinctive=lambda t: True) == claims
