@@ -151,8 +151,14 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
     def stated(c: Claim) -> float:
         return max(relevance.get(s, 0.0) for s in (c.sentence, c.named_in, c.refers_to) if s is not None)
 
+    counts = question is not None and asks_about_figures(question)
+
+    def counted(side: list[Claim]) -> bool:  # a figure for just what is asked bears if it is relevant at all
+        return counts and any(c.kind == "quantity" and stated(c) >= FIGURE_BEARING and counts_what_is_asked(question, c)
+                              for c in side)
+
     def bearing_part(f: Found) -> Found | None:
-        near = [max(stated(c) for c in side) >= floor or side[0].kind == "denial" and _denies_focus(side[0], focus)
+        near = [max(stated(c) for c in side) >= floor or counted(side) or side[0].kind == "denial" and _denies_focus(side[0], focus)
                 or any(set(terms(c.speaker or "")) & earlier for c in side) for side in f.sides]
         for i, side in enumerate(f.sides):  # one speaker quoted differently: as relevant as the best quote
             near[i] = near[i] or any(near[j] and same_speaker(side[0].speaker, o[0].speaker) and side[0].kind == "quantity"
@@ -166,6 +172,7 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
 
 
 BEARING = 0.6  # each side's best sentence: at least this share of the best evidence's relevance
+FIGURE_BEARING = 0.4  # ... or this relevance, for a figure counting just what the question asks (thing, kind, event)
 
 
 def asks_about_figures(question: Question) -> bool:

@@ -113,6 +113,11 @@ def test_a_discrepancy_stated_only_by_weak_evidence_does_not_bear_on_the_questio
     ranked = lambda *pairs: [SimpleNamespace(sentence=s, relevance=r) for s, r in pairs]  # noqa: E731
     assert bearing([found], ranked((a, 0.8), (b, 0.7))) == [found]
     assert bearing([found], ranked((a, 0.8), (b, 0.3))) == []  # the best answer is about something else
+    q = analyse("How many fighters remained?")  # a figure for just what is asked bears if it is relevant at all
+    assert bearing([found], ranked((a, 0.9), (b, 0.45)), q) == [found]
+    assert bearing([found], ranked((a, 0.9), (b, 0.3)), q) == []
+    other = analyse("How many fighters surrendered in the town?")  # another event: as relevant as the best, or nothing
+    assert bearing([found], ranked((a, 0.9), (b, 0.45)), other) == []
 
 
 def test_one_figure_said_to_count_a_group_alone_and_to_include_others_is_a_discrepancy():
