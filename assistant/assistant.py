@@ -27,10 +27,10 @@ from assistant.discrepancies import (Evidence, Found, asked_heads, asks_about_fi
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
-from assistant.ranking import Ranker, Scored, Statement, group_copies
+from assistant.ranking import ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, group_copies
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
-from assistant.text import expansions
+from assistant.text import expansions, names, stem
 
 _offline.configure()
 
@@ -38,6 +38,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy bear on the question
 MAX_COPIES = 8  # citations for one statement
 READINGS = 65536  # sentences whose claims and speaker are kept between questions
+MAX_QUOTATIONS = 8  # quotations of a person the question asks about, added to what retrieval found
 MAX_FIGURES = 6  # sentences with a figure for what is asked added to what retrieval found
 DISTINCTIVE = 0.12  # a speaker's name word used by fewer sentences than this singles the speaker out
 
@@ -140,7 +141,19 @@ class Assistant:
             evidence += [e for e in self.retriever.retrieve(q.text, synonyms, focus) if (e.source, e.sentence.index) not in seen]
         if asks_about_figures(q):
             evidence += self.retriever.evidence_of(self._figures_counting(q, evidence), q.query)
+        if ASKS_WORDS.search(q.text):
+            evidence += self.retriever.evidence_of(self._quotations_of(q, evidence), q.query)
         return evidence
+
+    def _quotations_of(self, q: Question, evidence: list) -> list:
+        """ "How did Col. Dillon characterise the deal?": the quotations of the person it names,
+        which retrieval misses when they share no word with it (“This is a local solution,” he
+        said), at most `MAX_QUOTATIONS`, the person's fullest-named first."""
+        lexicon, seen = self.index.lexicon, {(e.source, e.sentence.index) for e in evidence}
+        asked = {stem(w) for name in names(q.text) for w in name.split()} - TITLE_TERMS
+        keys = sorted({k for word in asked for k in lexicon.said_by.get(word, ())} - seen)
+        quoted = [self.index.sentences[s][i] for s, i in keys]
+        return [s for s in quoted if QUOTED.search(s.text)][:MAX_QUOTATIONS]
 
     def _figures_counting(self, q: Question, evidence: list) -> list:
         """Sentences with a figure for what the question counts that retrieval missed: "How many

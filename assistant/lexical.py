@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 
 from assistant.errors import StoreError
-from assistant.text import TERMS, copy_key, term_set
+from assistant.text import TERMS, copy_key, stem, term_set
 
 FORMAT = 7  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
             # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
@@ -171,6 +172,17 @@ class Lexicon:
         for key, rows in self.claims.items():
             for head in {row[3][-1] for row in rows if row[0] == "quantity" and row[3]}:
                 out.setdefault(head, []).append(key)
+        return out
+
+    @cached_property
+    def said_by(self) -> dict[str, list[tuple[str, int]]]:
+        """Sentences by the name words of who says them ("dillon" -> keys), so a question about
+        what someone said can reach quotations that share no other word with it ("This is a
+        local solution," he said)."""
+        out: dict[str, list[tuple[str, int]]] = {}
+        for key, (name, _) in self.speakers.items():
+            for word in {stem(w) for w in re.findall(r"\b[A-Z][\w’'\-]+", name)}:
+                out.setdefault(word, []).append(key)
         return out
 
     def terms_of(self, sentence: Sentence) -> frozenset[str]:

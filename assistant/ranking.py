@@ -166,8 +166,17 @@ class Ranker:
     def fit(self, question: Question, sentence: Sentence) -> float:
         """Bonus when the sentence holds the kind of answer the question wants, penalty when it
         cannot; of a two-part question ("where … and who …"), the better of the two."""
-        fit = self._fit(question.kind, question, sentence)
+        fit = self._fit(question.kind, question, sentence) + self._words_fit(question, sentence)
         return max(fit, self._fit(question.also, question, sentence)) if question.also else fit
+
+    def _words_fit(self, question: Question, sentence: Sentence) -> float:
+        """ "How did Col. Dillon characterise the arrangement?" asks for his words: his quotations
+        ("“This is a local solution,” he said.") hold them, whatever they share with the question."""
+        if not ASKS_WORDS.search(question.text) or not QUOTED.search(sentence.text):
+            return 0.0
+        speaker = self.index.lexicon.speaker_of(sentence)
+        asked = set(terms(" ".join(names(question.text))))
+        return WORDS_FIT if speaker and asked & set(terms(speaker.name)) - TITLE_TERMS else 0.0
 
     def _fit(self, kind: str, question: Question, sentence: Sentence) -> float:
         text = sentence.text
@@ -223,6 +232,11 @@ class Ranker:
         return [s for s in rows[max(0, sentence.index - before):sentence.index + after + 1] if s.index != sentence.index]
 
 
+ASKS_WORDS = re.compile(r"\bhow (?:did|does|do|has|have|would) (?:[\w.\-’']+ ){1,5}?(?:characteri[sz]e|describe|call|"
+                        r"sum(?:marise|marize)? up|portray|depict|put it|label|term|explain|justify|defend)\b", re.I)
+QUOTED = re.compile(r"[\"“”]")
+WORDS_FIT = 0.15
+TITLE_TERMS = {"colonel", "col", "mr", "ms", "dr", "general", "spokesman", "head"}
 HEADLINE = 0.2  # a headline states what the story's sentences say in full and attribute
 
 

@@ -460,3 +460,20 @@ def test_every_account_of_an_asked_figure_is_weighed_even_one_retrieval_misses(t
     [found] = answer.discrepancies
     assert {c.value for c in found.claims} == {"60", "about 35"}
     assert "about 35 miners" in answer.text and "60 miners" in answer.text
+
+
+@pytest.mark.slow
+def test_how_someone_characterised_something_is_answered_by_their_quotation_with_its_opening(tmp_path):
+    from assistant import Assistant
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "port.txt").write_text(
+        "Port talks end\n\nThe port authority said the strike had ended after a deal between the union and the owners. "
+        "\"We are relieved the ships can sail again,\" port spokesman Tomas Vey said. "
+        "\"This is a stopgap,\" he said. \"While we may not like every term, we have to respect what the two sides agreed.\" "
+        "Dockers returned to work on Monday, the authority said.\n", encoding="utf-8")
+    answer = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store").ask(
+        "How did Mr Vey characterise the arrangement the two sides agreed?")
+    opening, going_on = answer.text.find("\"This is a stopgap,\" he"), answer.text.find("\"While we may not like every term")
+    assert 0 <= opening < going_on  # the quotation that answers, stated from its opening words

@@ -42,6 +42,7 @@ class ExtractiveAnswerer:
         if not chosen:
             return abstention(question)
         chosen = self.with_stated_reason(question, chosen)
+        chosen = self.with_quotation_openings(chosen)
         cites: dict = {}
         parts = []
         for statement in chosen:
@@ -103,6 +104,29 @@ class ExtractiveAnswerer:
         best = chosen[0].best
         reason = Statement(following.text, [Scored(Evidence(following, 0.0, best.evidence.dense), best.relevance, best.fit)])
         return [chosen[0], reason, *chosen[1:]][: self.max_sentences]
+
+
+    def with_quotation_openings(self, chosen: list[Statement]) -> list[Statement]:
+        """A quotation that goes on from the sentence before ("“This is a local solution,” he
+        said. “While we may not fully agree with our partners …”") is stated with its opening,
+        which holds the speaker's first words and the attribution."""
+        out: list[Statement] = []
+        for statement in chosen:
+            first = statement.copies[0].sentence
+            rows = self.index.sentences.get(first.source, [])
+            opening = rows[first.index - 1] if first.index > 0 and _CONTINUES.match(first.text) else None
+            if opening is not None and _OPENS.search(opening.text) \
+                    and not any(opening in c.sentences for c in chosen + out):
+                best = statement.best
+                out.append(Statement(opening.text, [Scored(Evidence(opening, 0.0, best.evidence.dense), best.relevance, best.fit)]))
+            out.append(statement)
+        return out[: max(self.max_sentences, len(chosen))]
+
+
+# A bare quotation, no attribution of its own ("“While we may not fully agree …”"), goes on from
+# the sentence before when that one is a short quotation closed by its attribution ("…,” he said.").
+_CONTINUES = re.compile(r"^\s*[\"“](?![^\"”]*[\"”][^\"“]*\b(?:said|says|told|added)\b)")
+_OPENS = re.compile(r"^\s*[\"“][^\"”]{3,120}[,.!?][\"”]\s+(?:he|she|they|it|[A-Z]\w+)\s+(?:said|says|added|told \w+)\.\s*$")
 
 
 def markers(sentences, cites: dict) -> str:
