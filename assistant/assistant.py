@@ -148,12 +148,17 @@ class Assistant:
     def _quotations_of(self, q: Question, evidence: list) -> list:
         """ "How did Col. Dillon characterise the deal?": the quotations of the person it names,
         which retrieval misses when they share no word with it (“This is a local solution,” he
-        said), at most `MAX_QUOTATIONS`, the person's fullest-named first."""
+        said), at most `MAX_QUOTATIONS`, those sharing most of the question's terms first."""
         lexicon, seen = self.index.lexicon, {(e.source, e.sentence.index) for e in evidence}
-        asked = {stem(w) for name in names(q.text) for w in name.split()} - TITLE_TERMS
-        keys = sorted({k for word in asked for k in lexicon.said_by.get(word, ())} - seen)
-        quoted = [self.index.sentences[s][i] for s, i in keys]
-        return [s for s in quoted if QUOTED.search(s.text)][:MAX_QUOTATIONS]
+        named = {stem(w) for name in names(q.text) for w in name.split()} - TITLE_TERMS
+        keys = {k for word in named for k in lexicon.said_by.get(word, ())} - seen
+        quoted = [s for s in (self.index.sentences[s][i] for s, i in keys) if QUOTED.search(s.text)]
+        return self._most_like(q, quoted)[:MAX_QUOTATIONS]
+
+    def _most_like(self, q: Question, sentences: list) -> list:
+        """`sentences` ordered by how many of the question's terms each has (then reading order)."""
+        asked, lexicon = set(q.terms), self.index.lexicon
+        return sorted(sentences, key=lambda s: (-len(lexicon.terms_of(s) & asked), s.source, s.index))
 
     def _figures_counting(self, q: Question, evidence: list) -> list:
         """Sentences with a figure for what the question counts that retrieval missed: "How many
@@ -163,9 +168,7 @@ class Assistant:
         lexicon, seen = self.index.lexicon, {(e.source, e.sentence.index) for e in evidence}
         heads = asked_heads(q)
         keys = {k for head, found in lexicon.figures.items() if heads is None or head in heads for k in found} - seen
-        asked = set(q.terms)
-        sentences = [self.index.sentences[s][i] for s, i in keys]
-        sentences.sort(key=lambda s: (-len(lexicon.terms_of(s) & asked), s.source, s.index))
+        sentences = self._most_like(q, [self.index.sentences[s][i] for s, i in keys])
         counting = [s for s in sentences[: 4 * MAX_FIGURES]
                     if any(c.kind == "quantity" and counts_what_is_asked(q, c) for c in self._claims_in(s.source, s.index))]
         return counting[:MAX_FIGURES]
