@@ -52,10 +52,12 @@ class MiniLM:
 
         return ThreadpoolController()
 
-    def encode(self, texts: list[str]) -> np.ndarray:
-        # One BLAS thread: a question's matrices are tiny, and two OpenBLAS threads spend
-        # more time waiting on each other (3-30x, worse on a busy machine) than multiplying.
-        with self._blas.limit(limits=1, user_api="blas"):
+    def encode(self, texts: list[str], threads: int = 1) -> np.ndarray:
+        # One BLAS thread by default: a question's matrices are tiny, and two OpenBLAS threads
+        # spend more time waiting on each other (3-30x) than multiplying when other work
+        # competes for the cores. With the machine to itself, two take a question from ~10 to
+        # ~6.6 ms on 2 cores; the caller knows which case it is (`Retriever`).
+        with self._blas.limit(limits=threads, user_api="blas"):
             return self._encode(texts)
 
     def _encode(self, texts: list[str]) -> np.ndarray:

@@ -165,13 +165,14 @@ class Lexicon:
         return tuple(claims.from_row(row, self.sentences[source], index) for row in self.claims.get((source, index), ()))
 
     @cached_property
-    def figures(self) -> dict[str, list[tuple[str, int]]]:
-        """Sentences that state a figure, by the stem of what it counts ("fighter" -> keys), so a
-        question about a quantity can reach every account of it, not only those retrieval ranks."""
-        out: dict[str, list[tuple[str, int]]] = {}
-        for key, rows in self.claims.items():
+    def figures(self) -> dict[str, list[tuple[int, str]]]:
+        """Each article's sentences that state a figure, with the stem of what it counts
+        (source -> [(index, "fighter")]), so a question about a quantity can weigh every account
+        of it in the articles retrieval found, not only the sentences it ranked."""
+        out: dict[str, list[tuple[int, str]]] = {}
+        for (source, index), rows in self.claims.items():
             for head in {row[3][-1] for row in rows if row[0] == "quantity" and row[3]}:
-                out.setdefault(head, []).append(key)
+                out.setdefault(source, []).append((index, head))
         return out
 
     @cached_property
