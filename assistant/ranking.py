@@ -251,7 +251,7 @@ def _by_acronym(own: frozenset[str], question: Question) -> frozenset[str]:
     return own.union(*spelled) if spelled else own
 
 
-_ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "unit", "coalition", "group", "army",
+ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "unit", "coalition", "group", "army",
               "alliance", "militia", "militias", "democratic", "civil", "rights", "committee", "ministry", "government",
               "agency", "party", "front", "reuters", "afp", "press", "news", "national", "international", "united",
               "nations", "department", "office", "campaign", "protection"}
@@ -350,7 +350,7 @@ def _roles_given(text: str) -> tuple[tuple[str, str], ...]:
     for i, pattern in enumerate(_GIVEN):
         for m in pattern.finditer(text):
             role, run = (m.group(2), m.group(1)) if i == 1 else (m.group(1), m.group(2))
-            if not {w.lower() for w in run.split()} & _ORG_WORDS:
+            if not {w.lower() for w in run.split()} & ORG_WORDS:
                 found.append((run.split()[-1], stem(role.lower())))
     return tuple(found)
 
@@ -369,13 +369,13 @@ def _asked_role(question: str) -> str:
 def _person_names(question: Question, text: str) -> set[str]:
     """Names of two or more capitalised words that are not organisations, and not from the question."""
     return {n for n in _new_names(question, text)
-            if len(n.split()) >= 2 and not {w.lower() for w in n.split()} & _ORG_WORDS}
+            if len(n.split()) >= 2 and not {w.lower() for w in n.split()} & ORG_WORDS}
 
 
 def _group_names(question: Question, text: str) -> set[str]:
     """New names of organisations: with an organisation word, or an acronym ("YPG")."""
     return {n for n in _new_names(question, text)
-            if {w.lower() for w in n.split()} & _ORG_WORDS or (n.isupper() and len(n) >= 2)}
+            if {w.lower() for w in n.split()} & ORG_WORDS or (n.isupper() and len(n) >= 2)}
 
 
 def _place_fit(question: Question, text: str) -> float:
@@ -385,7 +385,7 @@ def _place_fit(question: Question, text: str) -> float:
     # the asked "Raqqa" (or the earlier turn's); IS no place
     found = ORIGIN if _ASKS_ORIGIN.search(question.text) else PLACE  # "where do they come from?": not where they go
     places = [m.group(1) for m in found.finditer(text) if not {stem(w) for w in m.group(1).split() if w.lower() != "the"} <= asked
-              and not {w.lower() for w in m.group(1).split()} & _ORG_WORDS
+              and not {w.lower() for w in m.group(1).split()} & ORG_WORDS
               and not _NOT_A_PLACE.search(text[:m.start(1)] + m.group(1).split()[0])]
     if places:
         return 0.15

@@ -477,3 +477,17 @@ def test_how_someone_characterised_something_is_answered_by_their_quotation_with
         "How did Mr Vey characterise the arrangement the two sides agreed?")
     opening, going_on = answer.text.find("\"This is a stopgap,\" he"), answer.text.find("\"While we may not like every term")
     assert 0 <= opening < going_on  # the quotation that answers, stated from its opening words
+
+
+def test_a_follow_up_about_he_or_she_means_the_one_person_the_earlier_turn_named(seeds_bot):
+    from assistant.answering.extractive import person_meant
+
+    laila = [{"role": "user", "content": "Who heads the Raqqa Civil Council?"},
+             {"role": "assistant", "content": "Laila Mostafa heads the Raqqa Civil Council."}]
+    assert person_meant(analyse("when did she take up that post?", laila)) == "mostafa"
+    assert person_meant(analyse("how does the council work?", laila)) is None  # no he or she
+    two = [{"role": "user", "content": "Who spoke?"}, {"role": "assistant", "content": "Talal Selo and Laila Mostafa."}]
+    assert person_meant(analyse("what did she say?", two)) is None  # which one: not for a pronoun to decide
+    assert seeds_bot.ask("when did she take up that post?", history=laila).abstained  # nothing about her says
+    answer = seeds_bot.ask("What did she say about the 275 figure?", history=laila)
+    assert "included both the fighters and their family members" in answer.text

@@ -20,7 +20,7 @@ from assistant.citations import Draft
 from assistant.speakers import attribution_note
 from assistant.discrepancies import Found, describe
 from assistant.question import Question
-from assistant.ranking import REASON, Scored, Statement, headline
+from assistant.ranking import ORG_WORDS, REASON, Scored, Statement, headline
 from assistant.retrieval import Evidence
 from assistant.text import terms
 
@@ -53,6 +53,7 @@ class ExtractiveAnswerer:
         return Draft(" ".join(parts), cites)
 
     def choose(self, question: Question, statements: list[Statement]) -> list[Statement]:
+        statements = self.about_the_person_meant(question, statements)
         if not statements:
             return []
         top = statements[0].best
@@ -88,6 +89,21 @@ class ExtractiveAnswerer:
             if second is not None:
                 chosen = chosen[: self.max_sentences - 1] + [second]
         return chosen
+
+    def about_the_person_meant(self, question: Question, statements: list[Statement]) -> list[Statement]:
+        """A follow-up about "he" or "she", when the earlier turn named one person ("When did she
+        take up that post?" after "Laila Mostafa heads the council"), is answered only by what
+        names that person or is said by them; nothing else tells about them."""
+        surname = person_meant(question)
+        if surname is None:
+            return statements
+        lexicon = self.index.lexicon
+
+        def about(sentence) -> bool:
+            speaker = lexicon.speaker_of(sentence)
+            return surname in lexicon.terms_of(sentence) or bool(speaker and surname in terms(speaker.name))
+
+        return [s for s in statements if any(about(c.sentence) for c in s.copies)]
 
     def with_stated_reason(self, question: Question, chosen: list[Statement]) -> list[Statement]:
         """For a why-question whose best sentence only restates what happened ("Bali described
@@ -127,6 +143,16 @@ class ExtractiveAnswerer:
 # the sentence before when that one is a short quotation closed by its attribution ("…,” he said.").
 _CONTINUES = re.compile(r"^\s*[\"“](?![^\"”]*[\"”][^\"“]*\b(?:said|says|told|added)\b)")
 _OPENS = re.compile(r"^\s*[\"“][^\"”]{3,120}[,.!?][\"”]\s+(?:he|she|they|it|[A-Z]\w+)\s+(?:said|says|added|told \w+)\.\s*$")
+
+
+def person_meant(question: Question) -> str | None:
+    """The surname of the one person a follow-up's "he"/"she"/"him" can mean: the only person
+    the earlier turn names (a run of two or more capitalised words that is no organisation)."""
+    if not question.context or not re.search(r"\b(?:he|she|him)\b", question.text, re.I):
+        return None
+    people = {terms(name)[-1] for name in question.context_names
+              if len(name.split()) >= 2 and not {w.lower() for w in name.split()} & ORG_WORDS and terms(name)}
+    return people.pop() if len(people) == 1 else None
 
 
 def markers(sentences, cites: dict) -> str:
