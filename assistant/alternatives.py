@@ -176,12 +176,12 @@ def _words_telling(text: str, tells: Callable[[str], bool]) -> str | None:
 
 
 def _negated(event: str, text: str) -> bool:
-    """Is the event denied or negated where it is told ("have not handed themselves in",
-    "are not being allowed to leave")? A "without" further on ("…, without specifying how
-    many") leaves it standing."""
+    """Is the event denied or negated anywhere it is told ("Those that surrendered are local
+    … the foreigners have not handed themselves in")? A "without" further on ("…, without
+    specifying how many") leaves it standing."""
     folded = fold_phrasal(text)
-    told = re.search(rf"\b(?:{EVENTS[event]})\b", folded, re.I)
-    return told is None or bool(_NEGATION.search(folded[max(0, told.start() - 40):told.start()]))
+    told = list(re.finditer(rf"\b(?:{EVENTS[event]})\b", folded, re.I))
+    return not told or any(_NEGATION.search(folded[max(0, m.start() - 40):m.start()]) for m in told)
 
 
 def _has(event: str, text: str) -> bool:

@@ -153,9 +153,11 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
 
     counts = question is not None and asks_about_figures(question)
 
+    event = question_event(question) if question is not None else None
+
     def counted(side: list[Claim]) -> bool:  # a figure for just what is asked bears if it is relevant at all
         return counts and any(c.kind == "quantity" and stated(c) >= FIGURE_BEARING and counts_what_is_asked(question, c)
-                              for c in side)
+                              and c.event == event for c in side)  # its event told, not merely not another
 
     def bearing_part(f: Found) -> Found | None:
         near = [max(stated(c) for c in side) >= floor or counted(side) or side[0].kind == "denial" and _denies_focus(side[0], focus)

@@ -51,6 +51,11 @@ def test_no_dispute_when_one_party_reports_both_or_a_report_is_negated_or_about_
     negated, before = evidence(("A town official said local rebels had surrendered.", "A town official"),
                                ("The monitor said the local rebels have not left the town.", "The monitor"))
     assert disputed(q, negated, before.get) == []
+    mixed, before = evidence(("Those that surrendered are local - the foreign rebels have not given themselves up yet, "
+                              "an official said.", "an official"),
+                             ("The monitor said foreign rebels remained in the town.", "The monitor"))
+    foreign = analyse("Did the foreign rebels surrender or stay in the town?")
+    assert disputed(foreign, mixed, before.get) == []  # the foreigners' surrender is denied where it is told
     others, before = evidence(("A town official said local rebels had surrendered.", "A town official"),
                               ("The monitor said foreign rebels left the town.", "The monitor"))
     assert disputed(q, others, before.get) == []

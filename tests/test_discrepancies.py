@@ -118,6 +118,10 @@ def test_a_discrepancy_stated_only_by_weak_evidence_does_not_bear_on_the_questio
     assert bearing([found], ranked((a, 0.9), (b, 0.3)), q) == []
     other = analyse("How many fighters surrendered in the town?")  # another event: as relevant as the best, or nothing
     assert bearing([found], ranked((a, 0.9), (b, 0.45)), other) == []
+    untold = claims_of("The monitor said 40 fighters surrendered.", "They numbered about 90 fighters.")
+    [found] = find(other, untold)  # a figure whose event no one tells bears only as relevant as the best
+    a, b = (side[0].sentence for side in found.sides)
+    assert bearing([found], ranked((a, 0.9), (b, 0.45)), other) == []
 
 
 def test_one_figure_said_to_count_a_group_alone_and_to_include_others_is_a_discrepancy():
