@@ -36,7 +36,7 @@ from assistant.text import PHRASES, VARIANTS, stem, terms
 _QUESTION_EVENTS = {"left": r"go|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
                  "killed": "killed", "captured": "captured", None: ""}
-GENERIC_HEADS = {"member", "peopl", "person", "individu", "one"}  # "how many IS members": any group counted
+GENERIC_HEADS = {"member", "peopl", "person", "individu", "one", "guy", "men", "man"}  # "how many IS members": any group counted
 _NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong|without)\b", re.I)
 
 

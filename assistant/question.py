@@ -30,7 +30,8 @@ _KIND_PATTERNS = [
     ("yesno", r"^(?:(?:and|so|but|then|also),?\s+)?(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b"),
 ]
 
-_ANAPHORA = re.compile(r"\b(he|she|they|them|his|her|their|it|its|this|that|these|those|there|him)\b|^(and|what about|how about|so|then)\b", re.I)
+_ANAPHORA = re.compile(r"\b(he|she|they|them|his|her|their|it|its|this|that|these|those|there|him)\b|^(and|what about|how about|so|then)\b"
+                      r"|\bthe same\b|\botherwise\b|\bthe other (?:side|one|party|parties)\b", re.I)  # "the same number" as what was said
 _COUNTED = re.compile(r"\bhow many ((?:[\w\-’']+\s+){0,3}?[\w\-’']+?)(?=\s+(?:did|do|does|were|was|are|(?-i:is)|have|had|has|left|leav\w*|remain\w*|stay\w*|fled|flee\w*|surrender\w*|withdr\w*|pull\w*|got|get|went|go|escap\w*|die\w*|killed|hold\w*|still|in|from|of|according)\b|\?|$)", re.I)
 
 

@@ -321,6 +321,8 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
     assert terms("when the army took over the town") == terms("when the army captured the town") \
         == terms("when the army overran the town") == terms("when the army originally took control of the town")
     assert terms("they kept fighting") == terms("they continued fighting")
+    assert terms("the spokesman who spoke to reporters") == terms("the spokesman who speaks to reporters")
+    assert terms("what's the name of the spokesman?") == terms("who is the spokesman?")  # "name" asks, it is not asked about
 
 
 def test_how_long_something_goes_on_is_answered_by_until_what(seeds_bot):
@@ -491,3 +493,13 @@ def test_a_follow_up_about_he_or_she_means_the_one_person_the_earlier_turn_named
     assert seeds_bot.ask("when did she take up that post?", history=laila).abstained  # nothing about her says
     answer = seeds_bot.ask("What did she say about the 275 figure?", history=laila)
     assert "included both the fighters and their family members" in answer.text
+
+
+def test_slang_for_people_counts_any_group_and_the_same_number_leans_on_the_earlier_turn():
+    from assistant.discrepancies import asked_heads
+
+    assert asked_heads(analyse("how many IS guys gave up?")) is None  # "guys": whoever the articles count
+    earlier = [{"role": "user", "content": "What did the monitor say about the fighters who left?"},
+               {"role": "assistant", "content": "It said about 200 fighters left."}]
+    assert analyse("does the sdf give the same number?", earlier).compares
+    assert analyse("didn't one of their own members say otherwise?", earlier).context
