@@ -267,6 +267,7 @@ _ROLE_VERBS = [(re.compile(r"\bwho (?:(?:is|was|are|were) )?command\w*", re.I), 
                 {"leader", "head", "chief", "command", "director"})]
 _ASKS_GROUP = re.compile(r"\b(?:which|what) (?:\w+ )?(?:group|organi[sz]ation|militia|alliance|force|monitor|agency|"
                          r"outlet|unit|party|faction|movement)s?\b", re.I)
+_PARTNER = re.compile(r"^\s*(?:and\s+)?who\s+(?:[\w’'\-]+\s+){0,6}?([a-z]+(?:ing|ed))\s+(?:with|alongside)\b", re.I)
 _AGENT = re.compile(r"\b(?:was|were|is|are|been|being)\s+\w+ed\s+by\s+(?:the\s+|a\s+|an\s+)?\w+", re.I)
 _PLACE_CUES = re.compile(r"\w-based\b|\bbased (?:in|at)\b|\b(?:province|territory|territories|border|region|areas?|valley|river|towards?|destinations?|"
                          r"enclave|city of|countries|country)\b", re.I)
@@ -302,6 +303,9 @@ def _number_fit(question: Question, sentence: Sentence, found: tuple, before: Ca
 
 def _person_fit(question: Question, text: str, before: str, roles_of: Callable[[str], frozenset[str]]) -> float:
     """`before`: the sentence before; `roles_of(name)`: the roles the article gives that person."""
+    partner = _PARTNER.search(question.text)  # "Who was the council working with?": whoever it worked with
+    if partner and re.search(rf"\b{re.escape(partner.group(1)[:4])}\w*\s+(?:closely\s+)?with\b", text, re.I):
+        return 0.2
     if _ASKS_GROUP.search(question.text):  # "Which group spearheads the SDF?" wants an organisation
         if _group_names(question, text):
             return 0.2

@@ -503,3 +503,12 @@ def test_slang_for_people_counts_any_group_and_the_same_number_leans_on_the_earl
                {"role": "assistant", "content": "It said about 200 fighters left."}]
     assert analyse("does the sdf give the same number?", earlier).compares
     assert analyse("didn't one of their own members say otherwise?", earlier).context
+
+
+def test_who_someone_worked_with_is_answered_by_whoever_they_worked_with_named_or_not():
+    from assistant.ranking import _person_fit
+
+    q = analyse("who was the union working with to get the miners out?")
+    fit = lambda text: _person_fit(q, text, "", lambda name: frozenset())  # noqa: E731
+    assert fit("Union members had been working with local guides all week to reach the miners.") > 0
+    assert fit("Union members said the miners were tired.") < 0
