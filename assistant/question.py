@@ -107,6 +107,7 @@ _POPULATION = re.compile(r"\bpopulation\b", re.I)
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
     question = Question(text=text, kind=answer_kind(text), terms=terms(text), target=counted_thing(text))
+    question.compares = bool(_ANYONE_DISPUTES.search(text))  # "X says … - does anyone dispute that?": every side
     joined = _JOINED.search(text)
     if joined and answer_kind(joined.group(1)) not in (question.kind, "other", "yesno"):
         question.also = answer_kind(joined.group(1))
@@ -131,6 +132,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     return question
 
 
+_ANYONE_DISPUTES = re.compile(r"\b(?:anyone|anybody|any one|someone|somebody|others?|other sides?|other parties)\b"
+                             r"(?:\s+else)?\s+(?:\w+\s+){0,2}?(?:disput|den(?:y|ies|ied)|disagree|contradict|challeng|question)\w*", re.I)
 _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how much|how long|what|which)\b.*)", re.I)
 
 

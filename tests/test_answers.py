@@ -321,6 +321,7 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
     assert terms("when the army took over the town") == terms("when the army captured the town") \
         == terms("when the army overran the town") == terms("when the army originally took control of the town")
     assert terms("they kept fighting") == terms("they continued fighting")
+    assert terms("they cleared out of the town") == terms("they left of the town")
     assert terms("the spokesman who spoke to reporters") == terms("the spokesman who speaks to reporters")
     assert terms("what's the name of the spokesman?") == terms("who is the spokesman?")  # "name" asks, it is not asked about
 
@@ -512,3 +513,9 @@ def test_who_someone_worked_with_is_answered_by_whoever_they_worked_with_named_o
     fit = lambda text: _person_fit(q, text, "", lambda name: frozenset())  # noqa: E731
     assert fit("Union members had been working with local guides all week to reach the miners.") > 0
     assert fit("Union members said the miners were tired.") < 0
+
+
+def test_a_question_asking_whether_anyone_disputes_a_claim_wants_every_side():
+    assert analyse("the monitor says talks are still going on - does anyone dispute that?").compares
+    assert analyse("Did anybody else deny it?").compares
+    assert not analyse("Did the monitor deny it?").compares
