@@ -50,11 +50,14 @@ def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sen
     asked = alternatives(question.text)
     if asked is None:
         return []
-    subject, events = asked
-    sides = [_reports(event, subject, evidence, other, before) for event, other in (events, events[::-1])]
+    subject, events, intended = asked
+    if not subject.qualifiers and not subject.nouns:  # "do they want out?": those the earlier turn asked about
+        subject = Subject(set(context_qualifiers(question.context)), set())
+    sides = [_reports(event, subject, evidence, other, before, intended) for event, other in (events, events[::-1])]
     if not all(sides) or all(same_party(a[0].speaker, b[0].speaker) for a in sides[0] for b in sides[1]):
         return []
-    topic = f"whether {_subject_words(question.text)} {_EVENT_WORDS[events[0]]} or {_EVENT_WORDS[events[1]]}"
+    said = (lambda e: f"wanted to {_WANTED[e]}") if intended else _EVENT_WORDS.get
+    topic = f"whether {_subject_words(question.text)} {said(events[0])} or {said(events[1])}"
     return [Found(topic, [side for alternative in sides for side in alternative])]
 
 
@@ -86,11 +89,16 @@ _HEADED = re.compile(r"\b(?:head\w*|go|going|went|gone|bound|mov\w+|travel\w*|tr
 
 _EVENT_WORDS = {"left": "left", "remain": "stayed", "surrender": "surrendered", "killed": "were killed",
                 "captured": "were captured"}
+_WANTED = {"left": "leave", "remain": "stay", "surrender": "surrender", "killed": "kill", "captured": "capture"}
+# What a report of an intention says: "asking to leave", "decided to stay and fight", "refused the deal".
+_INTENT = re.compile(r"\b(?:ask\w*|want\w*|decid\w*|refus\w*|plan\w*|seek\w*|sought|hop\w*|wish\w*|demand\w*|"
+                     r"insist\w*|chose|choos\w*|determin\w*|vow\w*|intend\w*)\b", re.I)
 
 
-def alternatives(text: str) -> tuple[Subject, tuple[str, str]] | None:
-    """The subject and (first event, second event) of an either-or question, or None when it
-    offers no two different events."""
+def alternatives(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
+    """The subject, (first event, second event) and whether it asks what was intended ("do
+    they want to leave or fight on?"), of an either-or question; None when it offers no two
+    different events."""
     parts = _OR.split(text.strip().rstrip("?"), maxsplit=1)
     if len(parts) != 2:
         return None
@@ -98,10 +106,20 @@ def alternatives(text: str) -> tuple[Subject, tuple[str, str]] | None:
     if not first or not second or first[0] == second[0]:
         return None
     before = fold_phrasal(_AUX.sub("", parts[0]))[: first[1]]
-    if re.search(r"\bto\s*$", before):
-        return None  # "did they want to get out or fight on?" asks an intention, not which outcome was reported
+    intended = bool(re.search(r"\bto\s*$", before)) or bool(_INTENT.search(fold_phrasal(parts[1])[: second[1]]))
+    before = re.sub(rf"\s*{_INTENT.pattern}\s+to\s*$", "", before, flags=re.I)  # "the jihadists want to": the jihadists
     words = [t for t in terms(before) if t != "is"]
-    return Subject({t for t in words if t in QUALIFIERS}, {t for t in words if t not in QUALIFIERS}), (first[0], second[0])
+    return Subject({t for t in words if t in QUALIFIERS}, {t for t in words if t not in QUALIFIERS}), (first[0], second[0]), intended
+
+
+def tells_either(question: str, text: str) -> bool:
+    """Does `text` tell one of the outcomes the either-or `question` offers, of its subject's kind?"""
+    asked = alternatives(question)
+    if asked is None:
+        return False
+    subject, events, _ = asked
+    folded = fold_phrasal(text)
+    return any(_has(event, folded) for event in events) and _names_no_other(subject, text)
 
 
 def event_in(text: str) -> tuple[str, int] | None:
@@ -113,10 +131,22 @@ def event_in(text: str) -> tuple[str, int] | None:
     return (min(found)[1], min(found)[0]) if found else None
 
 
-def _reports(event: str, subject: Subject, evidence: list[Evidence], other: str, before) -> list[list[Claim]]:
-    """Each speaker's best report (with its reprints) that the subject did `event`, not `other`."""
-    told = lambda text: _reported(event, text, other) if not _negated(event, text) else None
+def _reports(event: str, subject: Subject, evidence: list[Evidence], other: str, before,
+             intended: bool = False) -> list[list[Claim]]:
+    """Each speaker's best report (with its reprints) that the subject did `event`, not `other`;
+    when `intended`, that they meant to ("asking to leave"), not merely that it happened."""
+    def told(text: str) -> str | None:
+        if _negated(event, text) or intended and not _meant(event, text):
+            return None
+        return _reported(event, text, other)
     return _sides(told, subject, evidence, before)
+
+
+def _meant(event: str, text: str) -> bool:
+    """Does `text` report the event as meant ("are asking to leave", "decided to stay")?"""
+    folded = fold_phrasal(text)
+    return any(_INTENT.search(folded[max(0, m.start() - 30):m.start()])
+               for m in re.finditer(rf"\b(?:{EVENTS[event]})\b", folded, re.I))
 
 
 def _reports_matching(pattern: re.Pattern, unless: re.Pattern | None, subject: Subject, evidence, before,
@@ -138,7 +168,7 @@ def _sides(told: Callable[[str], str | None], subject: Subject, evidence: list[E
     for item in sorted(evidence, key=lambda e: -e.relevance):
         s = item.sentence
         said = told(s.text) if item.speaker else None
-        if said is None or not (_names_no_other(subject, s) if relaxed else _about(subject, s, before(s))):
+        if said is None or not (_names_no_other(subject, s.text) if relaxed else _about(subject, s, before(s))):
             continue
         side = next((side for side in sides if same_party(side[0].speaker, item.speaker)), None)
         claim = Claim(s, "assertion", said, speaker=item.speaker, named_in=item.named_in)
@@ -200,8 +230,8 @@ def _about(subject: Subject, sentence: Sentence, before: str) -> bool:
     return bool(subject.nouns & own or GENERIC_HEADS & own) and not others
 
 
-def _names_no_other(subject: Subject, sentence: Sentence) -> bool:
-    return not context_qualifiers(sentence.text) - subject.qualifiers  # "Syrian" of "Syrian Observatory" names no group
+def _names_no_other(subject: Subject, text: str) -> bool:
+    return not context_qualifiers(text) - subject.qualifiers  # "Syrian" of "Syrian Observatory" names no group
 
 
 def same_party(a: str | None, b: str | None) -> bool:
@@ -216,5 +246,5 @@ def _subject_words(text: str) -> str:
     start = _AUX.match(text)
     words = fold_phrasal(text[start.end() if start else 0:])
     first = event_in(words)
-    phrase = words[: first[1]].strip(" ,") if first else ""
+    phrase = re.sub(rf"\s*{_INTENT.pattern}\s+to\s*$", "", words[: first[1]], flags=re.I).strip(" ,") if first else ""
     return phrase[0].lower() + phrase[1:] if phrase[:1].isupper() and not phrase.split()[0].isupper() else phrase or "they"

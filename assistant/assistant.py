@@ -39,6 +39,7 @@ CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy 
 MAX_COPIES = 8  # citations for one statement
 READINGS = 65536  # sentences whose claims and speaker are kept between questions
 MAX_QUOTATIONS = 8  # quotations of a person the question asks about, added to what retrieval found
+MAX_OUTCOMES = 6  # sentences telling an either-or question's outcomes added to what retrieval found
 MAX_FIGURES = 6  # sentences with a figure for what is asked added to what retrieval found
 DISTINCTIVE = 0.12  # a speaker's name word used by fewer sentences than this singles the speaker out
 
@@ -144,7 +145,18 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._figures_counting(q, evidence), q.query)
         if ASKS_WORDS.search(q.text):
             evidence += self.retriever.evidence_of(self._quotations_of(q, evidence), q.query)
+        if alternatives.alternatives(q.text):
+            evidence += self.retriever.evidence_of(self._outcomes_told(q, evidence), q.query)
         return evidence
+
+    def _outcomes_told(self, q: Question, evidence: list) -> list:
+        """For an either-or question ("did they want out, or fight to the end?"), the sentences of
+        the articles retrieval found that tell either outcome and that it missed ("The foreign
+        fighters are asking to leave in one group …"), at most `MAX_OUTCOMES`."""
+        seen = {(e.source, e.sentence.index) for e in evidence}
+        rows = [s for source in dict.fromkeys(e.source for e in evidence) for s in self.index.sentences.get(source, [])
+                if (s.source, s.index) not in seen and alternatives.tells_either(q.text, s.text)]
+        return self._most_like(q, rows)[:MAX_OUTCOMES]
 
     def _quotations_of(self, q: Question, evidence: list) -> list:
         """ "How did Col. Dillon characterise the deal?": the quotations of the person it names,

@@ -18,9 +18,10 @@ def evidence(*reports: tuple[str, str | None]) -> tuple[list[Evidence], dict]:
 
 
 def test_an_either_or_question_offers_two_events_about_one_subject():
-    subject, events = alternatives("Did the local rebels give themselves up, or did they slip away?")
+    subject, events, _ = alternatives("Did the local rebels give themselves up, or did they slip away?")
     assert events == ("surrender", "left") and subject.qualifiers == {"local"} and "rebel" in subject.nouns
-    assert alternatives("Did the rebels want to get out or fight on?") is None  # an intention, not a reported outcome
+    assert alternatives("Did the rebels want to get out or fight on?")[2]  # an intention: what they meant to do
+    assert not alternatives("Did the local rebels give themselves up, or did they slip away?")[2]
     assert alternatives("Did the Kurdish or the Arab units take the town?") is None  # one event, two subjects
     assert alternatives("How many rebels surrendered?") is None
 
@@ -90,3 +91,15 @@ def test_a_destination_one_party_calls_unknown_and_another_names_is_a_dispute_un
     assert destinations(analyse("Where is the convoy headed?"), found, before.get, rare) == []
     assert destinations(analyse("Where were the foreign rebels headed?"), found, before.get, lambda t: False) == []
     assert destinations(analyse("Why did the local rebels head off?"), found, before.get, lambda t: False) == []
+
+
+def test_an_intention_is_disputed_only_by_reports_of_what_was_meant():
+    q = analyse("Did the foreign rebels want to get out of the town or fight on?")
+    found, before = evidence(
+        ("\"The foreign rebels are asking to leave in one group,\" monitor head Ana Berg said.", "monitor head Ana Berg"),
+        ("Port chief Tomas Vey said the foreign rebels refused the deal and decided to stay and fight until the end.",
+         "Port chief Tomas Vey"),
+        ("Ana Berg said up to 40 foreign rebels remain in the town.", "Ana Berg"))  # what happened, not what was meant
+    [dispute] = disputed(q, found, before.get)
+    assert dispute.topic == "whether the foreign rebels wanted to leave or wanted to stay"
+    assert [side[0].speaker for side in dispute.sides] == ["monitor head Ana Berg", "Port chief Tomas Vey"]
