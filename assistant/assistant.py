@@ -30,10 +30,11 @@ from assistant.question import Question, analyse, normalise_history
 from assistant.ranking import ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, group_copies
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
-from assistant.text import expansions, names, stem
+from assistant.text import expansions, names, stem, terms
 
 _offline.configure()
 
+_ANOTHER_PARTY = re.compile(r"^\s*(?:and|what about|how about)\s+(?:the\s+)?[\w\-’' ]{2,40}\??\s*$", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy bear on the question
 MAX_COPIES = 8  # citations for one statement
@@ -93,6 +94,8 @@ class Assistant:
         ranked = self.ranker.rank(q, self._retrieve(q))
         statements = self._with_copies(group_copies(ranked))
         evidence = self._evidence(ranked)
+        if q.context and _ANOTHER_PARTY.match(q.text) and any(set(q.terms) & set(terms(e.speaker or "")) for e in evidence):
+            q.compares = True  # "And the US-led coalition?" after what the monitor said: its account beside the monitor's
         every = self._claims(ranked, q.focus)
         claims = scoped_to_speaker(q, every, lambda t: self.ranker.share(t) < DISTINCTIVE, {e.speaker for e in evidence})
         if len(claims) < len(every):  # "the coalition's line": nor is another speaker's assertion set against it
@@ -221,6 +224,10 @@ class Assistant:
                     and refers_back(rows[after].text):  # "…, said that figure included the families"
                 seen.add((s.source, after))
                 claims += [replace(claim, refers_to=s) for claim in self._claims_in(s.source, after)]
+            if s.index > 0 and (s.source, s.index - 1) not in seen and refers_back(s.text):
+                seen.add((s.source, s.index - 1))  # and the figure "that figure" means, told just before
+                claims += [replace(claim, refers_to=s) for claim in self._claims_in(s.source, s.index - 1)
+                           if claim.kind in ("quantity", "composition")]
         return claims
 
     def _before(self, sentence) -> str:

@@ -83,7 +83,8 @@ class Claim:
     named_in: Sentence | None = None       # the sentence that names the speaker, when not this one
     includes: str | None = None            # for compositions: others "inside" the figure, or "besides" it
     predicate: str | None = None           # for negations: the stem of the verb negated ("leav")
-    refers_to: Sentence | None = None      # the sentence whose figure "that figure" means, when not this one
+    refers_to: Sentence | None = None      # the sentence it is read with: whose figure "that figure" means, or
+    # that says what this figure includes
 
     @property
     def head(self) -> str | None:

@@ -360,6 +360,9 @@ def _surface_noun(claim: Claim) -> str:
 
 # --- what a figure includes -----------------------------------------------------------------
 
+# "they seem to count the convoy differently - what's the difference?": how a figure is made up is what differs
+_COUNT_DIFFERENTLY = re.compile(r"\b(?:count|figure|number|tally|total)\w*\b.*\b(?:differ\w*|disagree\w*|discrepanc\w*|conflict\w*)"
+                                r"|\b(?:differ\w*|disagree\w*|discrepanc\w*|conflict\w*)\b.*\b(?:count|figure|number|tally|total)", re.I)
 _COMPOSITION_WORDS = {"includ", "famili", "mean", "compris", "consist", "combin", "total", "relat"}
 
 
@@ -393,6 +396,7 @@ def _asks_about_composition(question: Question, claim: Claim) -> bool:
     figure = f"{claim.quantity.point:g}"
     return figure in re.findall(r"\d+", question.text.replace(",", "")) \
         or bool(set(question.terms) & _COMPOSITION_WORDS and asks_about_figures(question)) \
+        or bool(_COUNT_DIFFERENTLY.search(question.text)) \
         or (question.kind == "number" and counts_what_is_asked(question, claim))
 
 

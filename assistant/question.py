@@ -97,11 +97,17 @@ def counted_thing(text: str) -> list[str]:
     match = _COUNTED.search(text) or _NUMBER_OF.search(text)
     if match:
         return terms(match.group(1))
+    if not re.search(r"\bhow many\b|\bnumber of\b", text, re.I) and (own := _FIGURE_OF.search(text)) \
+            and not re.search(r"\b(?:hours?|days?|weeks?|months?|years?|minutes?|per ?cent|percent)\b", own.group(1), re.I):
+        return terms(own.group(1))
     return ["popul"] if _POPULATION.search(text) else []  # "What was Raqqa's population?" counts inhabitants
 
 
 _NUMBER_OF = re.compile(_COUNTED.pattern.replace(r"\bhow many ", r"\b(?:the|what|a|an) (?:total )?number of "), re.I)
 _POPULATION = re.compile(r"\bpopulation\b", re.I)
+# "is it true that only around 150 foreigners are left?": the question's own figure counts what it asks about
+_FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w\-’']*?s)\b(?=\s+(?:are|were|is|was|have|had|"
+                        r"who|that|left|remain\w*|stay\w*|still|in|fled|surrender\w*)\b|\s*\?|\s*$)")
 
 
 def analyse(text: str, history: list[dict] | None = None) -> Question:

@@ -519,3 +519,19 @@ def test_a_question_asking_whether_anyone_disputes_a_claim_wants_every_side():
     assert analyse("the monitor says talks are still going on - does anyone dispute that?").compares
     assert analyse("Did anybody else deny it?").compares
     assert not analyse("Did the monitor deny it?").compares
+
+
+def test_a_questions_own_figure_names_what_it_counts():
+    assert analyse("is it true that only around 150 foreigners are left fighting in there?").target == ["foreign"]
+    assert analyse("According to the coalition, how many militants gave up in the past 24 hours?").target != ["hour"]
+    assert analyse("Did it happen over 5 days?").target == []
+
+
+@pytest.mark.slow
+def test_and_another_party_after_one_partys_account_sets_the_two_side_by_side(seeds_bot):
+    monitor = [{"role": "user", "content": "what did the monitor say about the foreign combatants?"},
+               {"role": "assistant", "content": "The Syrian Observatory said preparations were under way for foreign "
+                                                "combatants to leave."}]
+    answer = seeds_bot.ask("and the us-led coalition?", history=monitor)
+    [dispute] = [d for d in answer.discrepancies if "allowed to leave" in d.topic]
+    assert {c.attributed_to for c in dispute.claims} >= {"The US-led coalition", "the Britain-based Syrian Observatory for Human Rights"}

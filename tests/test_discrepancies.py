@@ -316,3 +316,11 @@ def test_a_speakers_title_does_not_name_the_speaker():
     claims = claims_of("Monitor head Ana Berg said 40 foreign sailors remained.", "The union said 90 foreign sailors remained.")
     q = analyse("Where were the foreign sailors headed, and how many remained?")  # "headed" is no "head" of anything
     assert scoped_to_speaker(q, claims, distinctive=lambda t: True) == claims
+
+
+def test_a_question_on_how_two_parties_count_a_figure_differently_asks_what_it_includes():
+    claims = claims_of("Mayor Ines Paul said 60 miners were rescued along with their guides. "
+                       "Union head Ravi Das said that figure included both the miners and their guides.")
+    q = analyse("the mayor and the union head seem to count the rescue differently - what's the difference?")
+    [found] = find(q, claims)
+    assert found.topic == "what the figure of 60 includes"
