@@ -109,6 +109,8 @@ _AS_SOURCE = [
                r"claim|statement|take|explanation|response|reaction|answer|count|tally)\b", re.I),
     re.compile(r"\b(?:do|does|did|has|have|had|what|how) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:say|said|claim|"
                r"report|estimate|state|tell|told|think|put|describe|call|deny|denied|insist|announce|reply|respond)\b", re.I),
+    re.compile(r"\b(?:is|are|was|were) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:ok|okay|happy|fine|comfortable|on board|"
+               r"opposed|against|in favou?r of|keen|willing|prepared)\b", re.I),  # "is the coalition ok with …?": its stance
 ]
 
 
