@@ -154,7 +154,6 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
         return max(relevance.get(s, 0.0) for s in (c.sentence, c.named_in, c.refers_to) if s is not None)
 
     counts = question is not None and asks_about_figures(question)
-
     event = question_event(question) if question is not None else None
 
     def counted(side: list[Claim]) -> bool:  # a figure for just what is asked bears if it is relevant at all
@@ -258,7 +257,7 @@ def context_qualifiers(text: str) -> frozenset[str]:
 
 
 QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish", "russian", "american",
-                   "british", "french", "lebanese", "iranian", "western", "european"}
+              "british", "french", "lebanese", "iranian", "western", "european"}
 
 
 def question_event(question: Question) -> str | None:
