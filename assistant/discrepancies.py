@@ -183,7 +183,8 @@ def asks_about_figures(question: Question) -> bool:
     return question.kind == "number" or bool(re.search(
         r"\d|\b(?:figure|estimate|number|toll|count|size|how big|how large|tally)s?\b|\bempty\b"
         r"|\b(?:are|were|is|was) there (?:still )?any\b|\b(?:are|were|is|was) there\b.*\b(?:left|remain\w*)\b"
-        r"|\b(?:are|were|is|was) there still\b",
+        r"|\b(?:are|were|is|was) there still\b"
+        r"|\b(?:more|fewer|less)\s+(?:[\w\-]+\s+){0,3}(?:are|were|is|was)\s+(?:still\s+)?(?:left|remain\w*)\b",  # "who says more are left?"
         question.text, re.I))
 
 

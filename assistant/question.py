@@ -70,11 +70,12 @@ def answer_kind(text: str) -> str:
 
 
 _CONTRACTED = re.compile(r"\b(who|what|where|when|how|why|which|that|there|it)[’']s\b", re.I)
+_UNAPOSTROPHISED = re.compile(r"\b(who|what|where|how)s\b", re.I)  # "whos the spokesman": typed without the apostrophe
 
 
 def spelled_out(text: str) -> str:
     """ "who's the head" -> "who is the head": the question's kind is read from full forms."""
-    return _CONTRACTED.sub(r"\1 is", text)
+    return _UNAPOSTROPHISED.sub(r"\1 is", _CONTRACTED.sub(r"\1 is", text))
 
 
 _WH_OPENING = re.compile(r"(?:how|what|why|when|where|which|who|whom|whose)\b")
@@ -138,7 +139,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     return question
 
 
-_ANYONE_DISPUTES = re.compile(r"\b(?:anyone|anybody|any one|someone|somebody|others?|other sides?|other parties)\b"
+_ANYONE_DISPUTES = re.compile(r"\bvs\.?\s|\bversus\b|\bcompared? (?:to|with)\b"  # "sdf vs the observatory - who says more?"
+                             r"|\b(?:anyone|anybody|any one|someone|somebody|others?|other sides?|other parties)\b"
                              r"(?:\s+else)?\s+(?:\w+\s+){0,2}?(?:disput|den(?:y|ies|ied)|disagree|contradict|challeng|question)\w*", re.I)
 _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how much|how long|what|which)\b.*)", re.I)
 

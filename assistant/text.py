@@ -29,7 +29,7 @@ really exactly actually precisely thought think believed believe known know goin
 happening make made mention mentioned quoted quote coverage describe described idea there's what's who's
 where's when's how's why's it's that's
 now still yet ever even just any please overall according roughly approximately true really
-originally initially name names named
+originally initially name names named whos whats wheres hows
 i've i'm i'd i'll i’ve i’m i’d i’ll you've you’ve we've we’ve seen heard
 """.split())
 
@@ -52,7 +52,7 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
 IRREGULAR = {"sent": "send", "went": "go", "gone": "go", "gave": "give", "given": "give", "took": "take",
              "taken": "take", "held": "hold", "told": "tell", "said": "say", "began": "begin", "begun": "begin",
              "brought": "bring", "fought": "fight", "led": "lead", "made": "make", "met": "meet", "ran": "run",
-             "sold": "sell", "won": "win", "spoke": "speak", "spoken": "speak", "kept": "keep", "thought": "think", "struck": "strike", "fell": "fall",
+             "sold": "sell", "won": "win", "spoke": "speak", "spoken": "speak", "jihadis": "jihadist", "kept": "keep", "thought": "think", "struck": "strike", "fell": "fall",
              "fallen": "fall", "seen": "see", "saw": "see", "driven": "drive", "drove": "drive", "hid": "hide",
              "col": "colonel", "gen": "general", "lt": "lieutenant"}
 

@@ -536,3 +536,14 @@ def test_and_another_party_after_one_partys_account_sets_the_two_side_by_side(se
     answer = seeds_bot.ask("and the us-led coalition?", history=monitor)
     [dispute] = [d for d in answer.discrepancies if "allowed to leave" in d.topic]
     assert {c.attributed_to for c in dispute.claims} >= {"The US-led coalition", "the Britain-based Syrian Observatory for Human Rights"}
+
+
+def test_questions_typed_without_apostrophes_or_setting_parties_against_each_other_are_read_right():
+    from assistant.discrepancies import asks_about_figures
+    from assistant.text import terms
+
+    assert analyse("whos the coalition spokesman quoted in these stories").kind == "person"
+    assert analyse("whats the name of the spokesman?").kind == "person"
+    assert terms("foreign jihadis") == terms("foreign jihadists") and terms("Jihadi John") != terms("fighter John")
+    assert analyse("sdf vs the observatory - who says more foreign jihadis are left in raqqa?").compares
+    assert asks_about_figures(analyse("who says more foreign jihadis are left in raqqa?"))
