@@ -90,6 +90,7 @@ class Assistant:
         an LLM's raw stream may still hold markers or sentences that verification drops."""
         text = self.validate(question)
         q = self._question(text, history)
+        q.terms = [self.ranker.spelled_right(t) for t in q.terms]  # "civillians" are the articles' "civilians"
         q.focus = self.ranker.focus(q)
         ranked = self.ranker.rank(q, self._retrieve(q))
         statements = self._with_copies(group_copies(ranked))
@@ -138,7 +139,8 @@ class Assistant:
         focus (its rarest terms) is searched for on its own too: "We completely deny any
         negotiations" shares only that word with "Were negotiations under way over the
         foreign fighters left in Raqqa?", whose other words match dozens of sentences."""
-        synonyms, focus = " ".join(expansions(q.terms)), " ".join(q.focus)
+        respelt = [t for t in q.terms if t not in terms(q.text)]  # "civillians": searched as "civilian" too
+        synonyms, focus = " ".join(expansions(q.terms) + respelt), " ".join(q.focus)
         self.retriever.prepare([q.query, q.text])
         evidence = self.retriever.retrieve(q.query, synonyms, focus)
         if q.query != q.text:

@@ -35,6 +35,7 @@ TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunda
 DURATION = re.compile(r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|many) " + _DURATION
                       + r"|(?:for|spent|took|lasted) (?:hours|days|weeks|months|years))\b", re.I)
 FOCUS = 0.12  # a question's term used by fewer than this share of sentences is what it is specifically about
+MISSPELT = 0.88  # a question's word (6+ letters) the corpus never uses, this close to one it does, is that word misspelt
 KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus word is that word misspelt ("Sellow")
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going|(?:keep|kept) (?:on )?\w+ing)\b", re.I)
 ASKS_DURATION = re.compile(r"^\s*how long\b|\b(?:until|till) when\b|\bwhat (?:period|time ?span|length of time)\b|\bhow many (?:days|hours|weeks|months)\b", re.I)
@@ -124,6 +125,14 @@ class Ranker:
         if len(term) >= 6 and any(w.startswith(term[:max(5, len(term) - 3)]) for w in spellings):
             return True  # "Lebanese" and the articles' "Lebanon" (in "Syrian-Lebanon"), "Iraqis" and "Iraq"
         return len(term) >= 5 and bool(difflib.get_close_matches(term, spellings, n=1, cutoff=KNOWN_SPELLING))
+
+    def spelled_right(self, term: str) -> str:
+        """`term` as the articles spell it, when the corpus never uses it but a word very like
+        it ("civillian" -> "civilian"); else `term` itself."""
+        if len(term) < 6 or self.index.lexicon.df.get(term, 0) > 0:
+            return term
+        close = difflib.get_close_matches(term, self._spellings(term[:2]), n=1, cutoff=MISSPELT)
+        return close[0] if close else term
 
     def _spellings(self, start: str) -> list[str]:
         """Corpus words that begin like `start`: a misspelt name keeps its first letters."""

@@ -547,3 +547,10 @@ def test_questions_typed_without_apostrophes_or_setting_parties_against_each_oth
     assert terms("foreign jihadis") == terms("foreign jihadists") and terms("Jihadi John") != terms("fighter John")
     assert analyse("sdf vs the observatory - who says more foreign jihadis are left in raqqa?").compares
     assert asks_about_figures(analyse("who says more foreign jihadis are left in raqqa?"))
+
+
+def test_a_misspelt_word_is_read_as_the_corpus_word_it_nearly_is(seeds_bot):
+    assert seeds_bot.ranker.spelled_right("civillian") == "civilian"
+    assert seeds_bot.ranker.spelled_right("hummus") == "hummus"  # nothing like it in the articles: left as asked
+    answer = seeds_bot.ask("why were there civillians traveling with the IS convoy?")
+    assert "human shields" in answer.text
