@@ -20,7 +20,7 @@ KINDS = ("number", "person", "place", "time", "reason", "choice", "composition",
 _KIND_PATTERNS = [
     ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\bpopulation\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
                r"|\bwhat (?:is|was|were|are) the (?:population|size|death toll|toll|count|total|tally|strength)\b"),
-    ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|(?<!until )(?<!till )\bwhen\b|\bwhat (day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
+    ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\bwhat destination\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),
     ("choice", r"\b(?:what|which) (?:\w+ )?(?:choices?|options?|alternatives?)\b"),
@@ -115,6 +115,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
     question = Question(text=text, kind=answer_kind(text), terms=terms(text), target=counted_thing(text))
     question.compares = bool(_ANYONE_DISPUTES.search(text))  # "X says … - does anyone dispute that?": every side
+    if question.kind == "number":  # "what share of the city …?" is answered "90 per cent of the city"
+        question.terms = ["cent" if t in _SHARE else t for t in question.terms]
     joined = _JOINED.search(text)
     if joined and answer_kind(joined.group(1)) not in (question.kind, "other", "yesno"):
         question.also = answer_kind(joined.group(1))
@@ -139,6 +141,7 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     return question
 
 
+_SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}
 _ANYONE_DISPUTES = re.compile(r"\bvs\.?\s|\bversus\b|\bcompared? (?:to|with)\b"  # "sdf vs the observatory - who says more?"
                              r"|\b(?:anyone|anybody|any one|someone|somebody|others?|other sides?|other parties)\b"
                              r"(?:\s+else)?\s+(?:\w+\s+){0,2}?(?:disput|den(?:y|ies|ied)|disagree|contradict|challeng|question)\w*", re.I)

@@ -103,9 +103,11 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\b(?:reach|reached|reaches|reaching) out\b", re.I), "contact"),
            (re.compile(r"\b(?:form|forms|formed|forming) the (?:backbone|core|bulk) of\b", re.I), "lead"),
            (re.compile(r"\b(?:hand|hands|handed|handing|turn|turns|turned|turning) over\b", re.I), "give"),
-           (re.compile(r"\b(?:take|takes|took|taken|taking) (?:over|control of)\b|\bover(?:ran|run|runs|running)\b", re.I),
+           (re.compile(r"\b(?:take|takes|took|taken|taking) (?:over|control of|back)\b|\bover(?:ran|run|runs|running)\b", re.I),
             "captured"),
-           (re.compile(r"\b(?:keep|keeps|kept|keeping) (?:on )?(?=\w+ing\b)", re.I), "continue ")]
+           (re.compile(r"\b(?:keep|keeps|kept|keeping) (?:on )?(?=\w+ing\b)", re.I), "continue "),
+           (re.compile(r"\b(?:go|goes|went|going|gone) on (?=until\b|till\b|for\b)|\b(?:go|goes|went|going|gone) on\s*(?=\?|$)",
+                       re.I), "continue ")]  # "would go on until?": continue; "what's going on in it?" is no duration
 
 
 def fold_phrasal(text: str) -> str:

@@ -323,6 +323,9 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
         == terms("when the army overran the town") == terms("when the army originally took control of the town")
     assert terms("they kept fighting") == terms("they continued fighting")
     assert terms("they cleared out of the town") == terms("they left of the town")
+    assert terms("the army took back the town") == terms("the army captured the town")
+    assert terms("it would go on until dawn") == terms("it would continue until dawn")
+    assert terms("what is going on in the town") != terms("what is continue in the town")  # happening, not lasting
     assert terms("the spokesman who spoke to reporters") == terms("the spokesman who speaks to reporters")
     assert terms("what's the name of the spokesman?") == terms("who is the spokesman?")  # "name" asks, it is not asked about
 
@@ -554,3 +557,12 @@ def test_a_misspelt_word_is_read_as_the_corpus_word_it_nearly_is(seeds_bot):
     assert seeds_bot.ranker.spelled_right("hummus") == "hummus"  # nothing like it in the articles: left as asked
     answer = seeds_bot.ask("why were there civillians traveling with the IS convoy?")
     assert "human shields" in answer.text
+
+
+def test_a_share_is_a_percentage_and_until_asks_what_something_goes_on_until(seeds_bot):
+    assert "cent" in analyse("roughly what share of the city have the SDF taken back so far?").terms
+    assert "90 per cent" in seeds_bot.ask("roughly what share of the city have the SDF taken back so far?").text
+    push = [{"role": "user", "content": "did the SDF announce a final push on raqqa?"},
+            {"role": "assistant", "content": "Yes. The SDF said it had launched its final assault."}]
+    assert analyse("what did they say it would go on until?", push).kind == "time"
+    assert "until the whole city is clean" in seeds_bot.ask("what did they say it would go on until?", history=push).text
