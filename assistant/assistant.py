@@ -35,6 +35,7 @@ from assistant.text import expansions, names, stem, terms
 _offline.configure()
 
 _ANOTHER_PARTY = re.compile(r"^\s*(?:and|what about|how about)\s+(?:the\s+)?[\w\-’' ]{2,40}\??\s*$", re.I)
+_SAID_BY = re.compile(r"(?:^|,\s*)((?:[\w\-’']+\s+){1,4}?)(?:said|says|told)\b(?![^.]*\bsaid\b)")  # "…, a monitor said"
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy bear on the question
 MAX_COPIES = 8  # citations for one statement
@@ -95,7 +96,7 @@ class Assistant:
         ranked = self.ranker.rank(q, self._retrieve(q))
         statements = self._with_copies(group_copies(ranked))
         evidence = self._evidence(ranked)
-        if q.context and _ANOTHER_PARTY.match(q.text) and any(set(q.terms) & set(terms(e.speaker or "")) for e in evidence):
+        if q.context and _ANOTHER_PARTY.match(q.text) and any(self._speaks(q.terms, e) for e in evidence):
             q.compares = True  # "And the US-led coalition?" after what the monitor said: its account beside the monitor's
         every = self._claims(ranked, q.focus)
         claims = scoped_to_speaker(q, every, lambda t: self.ranker.share(t) < DISTINCTIVE, {e.speaker for e in evidence})
@@ -231,6 +232,13 @@ class Assistant:
                 claims += [replace(claim, refers_to=s) for claim in self._claims_in(s.source, s.index - 1)
                            if claim.kind in ("quantity", "composition")]
         return claims
+
+    @staticmethod
+    def _speaks(words: list[str], evidence: Evidence) -> bool:
+        """Do `words` name who says this evidence: its speaker ("the US-led coalition"), or how
+        the sentence attributes it ("…, a monitor said on Saturday")?"""
+        said = _SAID_BY.search(evidence.sentence.text)
+        return bool(set(words) & (set(terms(evidence.speaker or "")) | set(terms(said.group(1) if said else ""))))
 
     def _before(self, sentence) -> str:
         """The text of the sentence before `sentence` in its article ("" for the first)."""

@@ -539,6 +539,10 @@ def test_and_another_party_after_one_partys_account_sets_the_two_side_by_side(se
     answer = seeds_bot.ask("and the us-led coalition?", history=monitor)
     [dispute] = [d for d in answer.discrepancies if "allowed to leave" in d.topic]
     assert {c.attributed_to for c in dispute.claims} >= {"The US-led coalition", "the Britain-based Syrian Observatory for Human Rights"}
+    coalition = [{"role": "user", "content": "what does the US-led coalition say about the foreign fighters in raqqa?"},
+                 {"role": "assistant", "content": "It says foreign fighters are not being allowed to leave Raqqa."}]
+    answer = seeds_bot.ask("and the monitor's version?", history=coalition)  # "…, a monitor said": named as it attributes
+    assert any("allowed to leave" in d.topic for d in answer.discrepancies)
 
 
 def test_questions_typed_without_apostrophes_or_setting_parties_against_each_other_are_read_right():
