@@ -70,7 +70,7 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
 
     def named(speaker: str | None) -> bool:
         titles = set(_TITLE.findall(speaker or ""))  # "Observatory head Rami …": "headed" names no one
-        words = [w for w in _NAME_WORD.findall(speaker or "") if w not in titles]
+        words = [w for w in _NAME_WORD.findall(speaker or "") if w not in titles and w.lower() not in _DETERMINERS]
         return any(stem(w) in asked and (distinctive(stem(w)) and _names(w, written) or stem(w) in sourced) for w in words)
 
     scoped = [c for c in claims if named(c.speaker)]
@@ -82,6 +82,7 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     return scoped if scoped or any(named(s) for s in speakers) else claims
 
 
+_DETERMINERS = {"another", "other", "some", "several", "many", "each", "both", "either", "neither", "every", "certain"}
 _TITLE = re.compile(r"\b([a-z][\w\-]+)\s+(?=[A-Z])")  # a lower-case word before a name is its title
 _NAME_WORD = re.compile(r"\b[A-Z]{3,}\b|[A-Za-z][\w’'\-]{3,}")  # a speaker's words that can name it: "SDF", "Selo"
 

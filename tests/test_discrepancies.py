@@ -324,3 +324,9 @@ def test_a_question_on_how_two_parties_count_a_figure_differently_asks_what_it_i
     q = analyse("the mayor and the union head seem to count the rescue differently - what's the difference?")
     [found] = find(q, claims)
     assert found.topic == "what the figure of 60 includes"
+
+
+def test_a_determiner_in_a_speakers_description_does_not_name_the_speaker():
+    claims = claims_of("The council said 40 foreign sailors remained.", "Another council member said 90 foreign sailors remained.")
+    q = analyse("one report says 40 foreign sailors remained, another says 90. which is it?")
+    assert scoped_to_speaker(q, claims, distinctive=lambda t: True) == claims
