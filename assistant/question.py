@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from assistant.text import names, stem, terms
 
-KINDS = ("number", "person", "place", "time", "reason", "choice", "composition", "yesno", "other")
+KINDS = ("number", "person", "place", "time", "reason", "choice", "composition", "definition", "yesno", "other")
 
 _KIND_PATTERNS = [
     ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\bpopulation\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
@@ -26,6 +26,9 @@ _KIND_PATTERNS = [
     ("choice", r"\b(?:what|which) (?:\w+ )?(?:choices?|options?|alternatives?)\b"),
     ("composition", r"\b(?:who|what|which)(?: \w+)? (?:makes?|made) up\b|\b(?:is|are|was|were) (?:\w+ )?(?:made up|composed|comprised) of\b"
                     r"|\bwhat (?:is|are|was|were) (?:\w+ ){1,4}(?:made up|composed) of\b"),
+    # "what exactly is the SDF?": what a name stands for (lower-cased here; `answer_kind` checks the name)
+    ("definition", r"^\s*what\s+(?:exactly\s+)?(?:is|are|was|were)\s+(?:the\s+)?(?!(?:reason|purpose|aim|goal|point)\b)"
+                   r"[\w\-’'. ]{2,40}\?*\s*$"),
     ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bnames? of\b"),
     ("yesno", r"^(?:(?:and|so|but|then|also),?\s+)?(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b"),
 ]
@@ -65,8 +68,13 @@ def answer_kind(text: str) -> str:
     for kind, pattern in _KIND_PATTERNS:
         match = re.search(pattern, lowered)
         if match and not (opened and kind != "yesno" and match.start() > 0 and _relative(lowered, match.start())):
+            if kind == "definition" and not _NAMED.search(spelled_out(text.strip())[match.start():]):
+                continue  # "what was their stated aim?" asks no name's meaning
             return kind
     return "other"
+
+
+_NAMED = re.compile(r"\b(?:is|are|was|were)\s+(?:exactly\s+)?(?:the\s+)?(?:[\w\-’'.]+\s+){0,3}?[A-Z][\w\-’'.]*\s*\?*\s*$")
 
 
 _CONTRACTED = re.compile(r"\b(who|what|where|when|how|why|which|that|there|it)[’']s\b", re.I)

@@ -212,6 +212,8 @@ class Ranker:
             return 0.2 if CHOICE.search(text) else 0.0
         if kind == "composition":  # "who makes up the SDF?": "…, a Kurdish-Arab militia alliance"
             return 0.2 if MADE_OF.search(text) else 0.0
+        if kind == "definition":  # "what exactly is the SDF?": "the Syrian Democratic Forces (SDF), a US-backed alliance …"
+            return 0.2 if _defines(question, text) else 0.0
         return 0.0
 
     def figures(self, sentence: Sentence) -> tuple:
@@ -248,6 +250,20 @@ ASKS_WORDS = re.compile(r"\bhow (?:did|does|do|has|have|would) (?:[\w.\-’']+ )
 QUOTED = re.compile(r"[\"“”]")
 WORDS_FIT = 0.15
 TITLE_TERMS = {"colonel", "col", "mr", "ms", "dr", "general", "spokesman", "head"}
+def _defines(question: Question, text: str) -> bool:
+    """Does `text` say what the question's name is: the name (or a run of capitalised words
+    whose initials spell it) followed by ", a/an …" or "is a/an …"?"""
+    initials = lambda name: "".join(w[0] for w in name.split() if w[:1].isupper())  # noqa: E731
+    asked = names(question.text)
+    for match in _APPOSITIVE.finditer(text):
+        named = match.group(1).strip("() ")
+        if any(n == named or n in named.split() or n == initials(named) or named == initials(n) for n in asked):
+            return True  # "SDF" for "Syrian Democratic Forces (SDF), a …"; "RCC - a …" for "the Raqqa Civil Council"
+    return False
+
+
+_APPOSITIVE = re.compile(r"((?:\(?[A-Z][\w\-’']*\)?\s*)+?)\)?(?:,|\s+[-–—])?\s+(?:(?:is|was|are|were)\s+)?(?:a|an)\s+"
+                         r"(?!\w+\s+(?:of|for)\b)", re.M)
 HEADLINE = 0.2  # a headline states what the story's sentences say in full and attribute
 
 

@@ -570,3 +570,13 @@ def test_a_share_is_a_percentage_and_until_asks_what_something_goes_on_until(see
             {"role": "assistant", "content": "Yes. The SDF said it had launched its final assault."}]
     assert analyse("what did they say it would go on until?", push).kind == "time"
     assert "until the whole city is clean" in seeds_bot.ask("what did they say it would go on until?", history=push).text
+
+
+def test_what_a_name_is_is_answered_by_the_sentence_that_says_so():
+    from assistant.ranking import _defines
+
+    q = analyse("what exactly is the VFU?")
+    assert q.kind == "definition" and analyse("What was their stated aim?").kind != "definition"
+    assert _defines(q, "Talks with the Valley Farmers Union (VFU), a regional alliance of growers, ended.")
+    assert _defines(analyse("What is the Valley Farmers Union?"), "Members of the VFU - a growers' alliance - met.")
+    assert not _defines(q, "The VFU said a deal was close.")
