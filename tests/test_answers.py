@@ -446,6 +446,11 @@ def test_a_follow_up_is_not_answered_by_repeating_the_earlier_answer(seeds_bot):
                {"role": "assistant", "content": "Colonel Ryan Dillon."}]
     answer = seeds_bot.ask("What did he say about the fighting ahead?", history)
     assert not answer.abstained and "difficult fighting" in answer.text
+    convoy = [{"role": "user", "content": "what's this convoy that left raqqa?"},
+              {"role": "assistant", "content": "A convoy of Islamic State fighters left Raqqa; Omar Alloush of the Raqqa "
+                                               "Civil Council said it would head to the remaining IS territory in eastern Syria."}]
+    answer = seeds_bot.ask("were there any foreigners on it?", convoy)  # the next sentence that speaks of foreigners
+    assert not answer.abstained and "foreign" in answer.text.split("[")[0]
 
 
 @pytest.mark.slow

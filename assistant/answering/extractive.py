@@ -82,7 +82,12 @@ class ExtractiveAnswerer:
             if covering is not None:
                 chosen = chosen[: self.max_sentences - 1] + [covering]
         if question.answered and question.kind in ("yesno", "other") and _only_repeats(question, chosen):
-            return []  # "Did it make it there?" is not answered by telling again where it was headed
+            # "Did it make it there?" is not answered by telling again where it was headed; "were there
+            # any foreigners on it?" is, by the next sentence nearly as good that speaks of foreigners
+            new = [s for s in statements[1:] if s not in chosen and s.best.relevance >= MIN_RELEVANCE
+                   and s.best.score >= NEAR_BEST * top.score * NEAR_BEST and not headline(s.text)
+                   and not _only_repeats(question, [s])]
+            return new[:1]
         if question.also and not any(c.best.also_fit > 0 for c in chosen):  # "… and who runs it?" answered too
             second = next((s for s in statements if s.best.also_fit > 0 and s.best.relevance >= MIN_RELEVANCE
                            and s.best.score >= SECOND_PART * top.score and not headline(s.text)), None)
