@@ -268,7 +268,8 @@ def question_event(question: Question) -> str | None:
     for asked in (question.text, question.context):  # the follow-up's own event first, then the earlier turn's
         main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
         main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
-        if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bthere still\b", main, re.I):
+        if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bthere still\b"
+                                               r"|\b(?:are|were|is|was) there\b[^?]*\bleft\b", main, re.I):  # "are there fewer than 200 … left?"
             return "remain"
         for event, pattern in EVENTS.items():
             extra = _QUESTION_EVENTS.get(event)
@@ -398,6 +399,7 @@ def _asks_about_composition(question: Question, claim: Claim) -> bool:
     """The question names the figure, asks what a figure includes, or counts what it counts."""
     figure = f"{claim.quantity.point:g}"
     return figure in re.findall(r"\d+", question.text.replace(",", "")) \
+        or question.compares and figure in re.findall(r"\d+", question.answered.replace(",", "")) \
         or bool(set(question.terms) & _COMPOSITION_WORDS and asks_about_figures(question)) \
         or bool(_COUNT_DIFFERENTLY.search(question.text)) \
         or (question.kind == "number" and counts_what_is_asked(question, claim))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from assistant.text import names, stem, terms
+from assistant.text import fold_phrasal, names, stem, terms
 
 KINDS = ("number", "person", "place", "time", "reason", "choice", "composition", "definition", "yesno", "other")
 
@@ -23,7 +23,7 @@ _KIND_PATTERNS = [
     ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\bwhat destination\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),
-    ("choice", r"\b(?:what|which) (?:\w+ )?(?:choices?|options?|alternatives?)\b"),
+    ("choice", r"\b(?:what|which) (?:\w+ ){0,5}?(?:choices?|options?|alternatives?)\b"),  # "what did he say their options were?"
     ("composition", r"\b(?:who|what|which)(?: \w+)? (?:makes?|made) up\b|\b(?:is|are|was|were) (?:\w+ )?(?:made up|composed|comprised) of\b"
                     r"|\bwhat (?:is|are|was|were) (?:\w+ ){1,4}(?:made up|composed) of\b"),
     # "what exactly is the SDF?": what a name stands for (lower-cased here; `answer_kind` checks the name)
@@ -103,8 +103,11 @@ def _relative(text: str, at: int) -> bool:
 
 def counted_thing(text: str) -> list[str]:
     """Stems of what a "how many" question counts: "How many Syrian fighters left?" -> [syrian, fighter]."""
+    text = fold_phrasal(text)  # "how many members gave themselves up": "… members surrender"
     match = _COUNTED.search(text) or _NUMBER_OF.search(text)
     if match:
+        if _AN_EVENT.fullmatch(match.group(1)):
+            return ["peopl"]  # "how many died?": whoever did, unnamed
         return terms(match.group(1))
     if not re.search(r"\bhow many\b|\bnumber of\b", text, re.I) and (own := _FIGURE_OF.search(text)) \
             and not re.search(r"\b(?:hours?|days?|weeks?|months?|years?|minutes?|per ?cent|percent)\b", own.group(1), re.I):
@@ -114,6 +117,7 @@ def counted_thing(text: str) -> list[str]:
 
 _NUMBER_OF = re.compile(_COUNTED.pattern.replace(r"\bhow many ", r"\b(?:the|what|a|an) (?:total )?number of "), re.I)
 _POPULATION = re.compile(r"\bpopulation\b", re.I)
+_AN_EVENT = re.compile(r"(?:died|die|killed|left|fled|surrendered|remained|stayed|escaped|survived)", re.I)
 # "is it true that only around 150 foreigners are left?": the question's own figure counts what it asks about
 _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w\-’']*?s)\b(?=\s+(?:are|were|is|was|have|had|"
                         r"who|that|left|remain\w*|stay\w*|still|in|fled|surrender\w*)\b|\s*\?|\s*$)")
@@ -160,7 +164,7 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 # agree?", "does the SDF put their number at the same figure?").
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
-                        r"|\bthe same (?:figure|number|estimate|count|total|tally|account|version|amount)\b|\bsame as\b"
+                        r"|\bthe same (?:figure|number|estimate|count|total|tally|account|version|amount|way)\b|\bsame as\b"
                         r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b)", re.I)
 
 

@@ -95,6 +95,7 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b|\bhead(?:s|ed|ing)? (?:off|away)\b"
                        r"|\bclear(?:s|ed|ing)? out\b", re.I), "left"),
            (re.compile(r"\b(want|wants|wanted|wanting) out\b", re.I), r"\1 to leave"),
+           (re.compile(r"\b(?:dig|digs|digging|dug) in\b", re.I), "stay"),  # "digging in to fight": staying to fight
            (re.compile(r"\b(?:push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|advanc(?:e|es|ed|ing)|march(?:es|ed|ing)?|"
                        r"br(?:eak|eaks|oke|eaking)|swept|sweep(?:s|ing)?) into\b", re.I), "entered"),
            (re.compile(r"\b(?:keep|keeps|keeping|kept) (?:tabs|an eye|watch) on\b", re.I), "tracking"),

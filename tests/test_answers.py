@@ -585,3 +585,21 @@ def test_what_a_name_is_is_answered_by_the_sentence_that_says_so():
     assert _defines(q, "Talks with the Valley Farmers Union (VFU), a regional alliance of growers, ended.")
     assert _defines(analyse("What is the Valley Farmers Union?"), "Members of the VFU - a growers' alliance - met.")
     assert not _defines(q, "The VFU said a deal was close.")
+
+
+def test_holdout11_kinds_read_right_on_sentences_of_the_question_alone():
+    from assistant.discrepancies import question_event
+    from assistant.text import terms
+
+    assert analyse("how many isis members gave themselves up in the previous 24 hours?").target == ["is", "member"]
+    assert analyse("how many died in the paris attacks?").target == ["peopl"]  # whoever died, unnamed
+    assert analyse("what did he say their options were?").kind == "choice"
+    assert terms("they are digging in to fight") == terms("they are stay to fight")
+    assert question_event(analyse("are there fewer than 200 foreign militants left in raqqa?")) == "remain"
+
+
+def test_a_yes_no_follow_up_of_only_pronouns_is_not_answered_by_repeating_the_earlier_answer(seeds_bot):
+    history = [{"role": "user", "content": "where was the convoy going?"},
+               {"role": "assistant", "content": "Omar Alloush of the Raqqa Civil Council said it would head to the "
+                                                "remaining IS territory in eastern Syria."}]
+    assert seeds_bot.ask("did it actually make it there?", history).abstained

@@ -330,3 +330,12 @@ def test_a_determiner_in_a_speakers_description_does_not_name_the_speaker():
     claims = claims_of("The council said 40 foreign sailors remained.", "Another council member said 90 foreign sailors remained.")
     q = analyse("one report says 40 foreign sailors remained, another says 90. which is it?")
     assert scoped_to_speaker(q, claims, distinctive=lambda t: True) == claims
+
+
+def test_a_comparing_follow_up_asks_what_the_earlier_answers_figure_includes():
+    history = [{"role": "user", "content": "How many miners were rescued according to the mayor?"},
+               {"role": "assistant", "content": "Mayor Ines Paul said 60 miners were rescued along with their guides."}]
+    claims = claims_of("Mayor Ines Paul said 60 miners were rescued along with their guides. "
+                       "Union head Ravi Das said that figure included both the miners and their guides.")
+    [found] = find(analyse("does the union see it the same way?", history), claims)
+    assert found.topic == "what the figure of 60 includes"

@@ -186,11 +186,13 @@ REPEATS = 0.6  # share of a statement's terms the earlier answer already used, f
 def _only_repeats(question: Question, chosen: list[Statement]) -> bool:
     """A follow-up whose every chosen statement says again what the earlier answer said, and
     none of the follow-up's own words: "Did it make it there?" after "it was to head to eastern
-    Syria", or "what happened to him in the end?" after who he was. A follow-up about the
+    Syria", or "what happened to him in the end?" after who he was; a yes/no follow-up of
+    nothing but pronouns and common words asks something new too. A follow-up about the
     earlier answer itself ("What exactly did he say?") is not asking anything new."""
     said = set(terms(question.answered))
     own = {t for t in question.terms if t not in said and t not in _ABOUT_THE_ANSWER}
-    if not own or not said:
+    asks_nothing_named = question.kind == "yesno" and not question.terms  # "did it actually make it there?"
+    if not (own or asks_nothing_named) or not said:
         return False
     stated = [set(terms(c.text)) for c in chosen]
     return all(t and len(t & said) / len(t) >= REPEATS and not t & own for t in stated)
