@@ -136,7 +136,9 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     if previous and _leans_on_history(text, question.terms):
         user, assistant = previous
         if question.kind == "other" and user:
-            question.kind = answer_kind(user) if re.match(r"^(and|what about|how about)\b", text.strip(), re.I) else "other"
+            elliptical = re.match(r"^(?:what about|how about|and(?!\s+(?:what|who|whom|whose|where|when|why|how|which)\b))\b",
+                                  text.strip(), re.I)  # "And the foreign ones?"; not "and what did she say …?"
+            question.kind = answer_kind(user) if elliptical else "other"
         if question.kind == "yesno" and user and _AGREEMENT.search(text):
             question.kind = answer_kind(user)  # "Does the SDF agree with that?": what the SDF says of the same thing
             question.compares = True

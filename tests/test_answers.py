@@ -603,3 +603,11 @@ def test_a_yes_no_follow_up_of_only_pronouns_is_not_answered_by_repeating_the_ea
                {"role": "assistant", "content": "Omar Alloush of the Raqqa Civil Council said it would head to the "
                                                 "remaining IS territory in eastern Syria."}]
     assert seeds_bot.ask("did it actually make it there?", history).abstained
+
+
+def test_and_what_did_she_say_has_its_own_kind_while_and_the_foreign_ones_borrows_it():
+    earlier = [{"role": "user", "content": "who is laila mostafa?"},
+               {"role": "assistant", "content": "She heads the Raqqa Civil Council."}]
+    assert analyse("and what did she say about the earlier claim?", earlier).kind == "other"
+    counted = [{"role": "user", "content": "How many Syrian fighters left?"}, {"role": "assistant", "content": "275."}]
+    assert analyse("And the foreign ones?", counted).kind == "number"
