@@ -92,6 +92,7 @@ class Assistant:
         text = self.validate(question)
         q = self._question(text, history)
         q.terms = [self.ranker.spelled_right(t) for t in q.terms]  # "civillians" are the articles' "civilians"
+        q.target = [self.ranker.spelled_right(t) for t in q.target]
         q.focus = self.ranker.focus(q)
         ranked = self.ranker.rank(q, self._retrieve(q))
         statements = self._with_copies(group_copies(ranked))

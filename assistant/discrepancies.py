@@ -269,7 +269,8 @@ def question_event(question: Question) -> str | None:
         main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
         main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
         if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bthere still\b"
-                                               r"|\b(?:are|were|is|was) there\b[^?]*\bleft\b", main, re.I):  # "are there fewer than 200 … left?"
+                                               r"|\b(?:(?:are|were|is|was) there|there(?:[’']s| is| are| were| was))\b[^?]*\bleft\b",
+                                               main, re.I):  # "are there fewer than 200 … left?", "there's only 150 … left"
             return "remain"
         for event, pattern in EVENTS.items():
             extra = _QUESTION_EVENTS.get(event)
@@ -373,7 +374,8 @@ _COMPOSITION_WORDS = {"includ", "famili", "mean", "compris", "consist", "combin"
 def _asks_what_a_figure_includes(question: Question) -> bool:
     """ "Is that 275 just fighters, or are their relatives counted in it too?": the question
     names a figure of its own and asks what it is made of."""
-    return bool(re.search(r"\d", question.text)) and bool(
+    own_figure = re.search(r"\d", question.text) or re.search(r"\d", question.answered) and re.search(r"\b(?:that|this|it)\b", question.text)
+    return bool(own_figure) and bool(
         set(question.terms) & _COMPOSITION_WORDS or _MADE_OF.search(question.text))
 
 

@@ -64,7 +64,7 @@ class Question:
 
 def answer_kind(text: str) -> str:
     lowered = spelled_out(text.lower().strip())
-    opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(lowered)
+    opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(re.sub(r"^(?:and|so|but|then)\s+", "", lowered))
     for kind, pattern in _KIND_PATTERNS:
         match = re.search(pattern, lowered)
         if match and not (opened and kind != "yesno" and match.start() > 0 and _relative(lowered, match.start())):
@@ -104,6 +104,9 @@ def _relative(text: str, at: int) -> bool:
 def counted_thing(text: str) -> list[str]:
     """Stems of what a "how many" question counts: "How many Syrian fighters left?" -> [syrian, fighter]."""
     text = fold_phrasal(text)  # "how many members gave themselves up": "… members surrender"
+    part = _PART_OF.search(text)
+    if part:
+        return terms(part.group(1))  # "how many of them were kids?" counts kids
     match = _COUNTED.search(text) or _NUMBER_OF.search(text)
     if match:
         if _AN_EVENT.fullmatch(match.group(1)):
@@ -117,6 +120,7 @@ def counted_thing(text: str) -> list[str]:
 
 _NUMBER_OF = re.compile(_COUNTED.pattern.replace(r"\bhow many ", r"\b(?:the|what|a|an) (?:total )?number of "), re.I)
 _POPULATION = re.compile(r"\bpopulation\b", re.I)
+_PART_OF = re.compile(r"\bhow many of (?:them|those|these|the [\w\-]+)\s+(?:were|are|was|is)\s+((?:[\w\-’']+\s+){0,2}?[\w\-’']+)\s*\?*\s*$", re.I)
 _AN_EVENT = re.compile(r"(?:died|die|killed|left|fled|surrendered|remained|stayed|escaped|survived)", re.I)
 # "is it true that only around 150 foreigners are left?": the question's own figure counts what it asks about
 _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w\-’']*?s)\b(?=\s+(?:are|were|is|was|have|had|"

@@ -181,10 +181,15 @@ class Ranker:
     def _words_fit(self, question: Question, sentence: Sentence) -> float:
         """ "How did Col. Dillon characterise the arrangement?" asks for his words: his quotations
         ("“This is a local solution,” he said.") hold them, whatever they share with the question."""
-        if not ASKS_WORDS.search(question.text) or not QUOTED.search(sentence.text):
+        words = ASKS_WORDS.search(question.text)
+        if not words:
             return 0.0
+        if not QUOTED.search(sentence.text):  # "Bali described the civilians … as human shields.": just what was asked
+            verb = words.group(1)[:6]
+            told = re.search(rf"\b[A-Z][\w\-]+\s+{re.escape(verb)}\w*\b", sentence.text)
+            return 2 * WORDS_FIT if told and set(question.terms) & self.index.lexicon.terms_of(sentence) else 0.0
         speaker = self.index.lexicon.speaker_of(sentence)
-        asked = set(terms(" ".join(names(question.text))))
+        asked = set(terms(" ".join(names(question.text) | set(question.context_names))))
         return WORDS_FIT if speaker and asked & set(terms(speaker.name)) - TITLE_TERMS else 0.0
 
     def _fit(self, kind: str, question: Question, sentence: Sentence) -> float:
@@ -245,7 +250,7 @@ class Ranker:
         return [s for s in rows[max(0, sentence.index - before):sentence.index + after + 1] if s.index != sentence.index]
 
 
-ASKS_WORDS = re.compile(r"\bhow (?:did|does|do|has|have|would) (?:[\w.\-’']+ ){1,5}?(?:characteri[sz]e|describe|call|"
+ASKS_WORDS = re.compile(r"\bhow (?:did|does|do|has|have|would) (?:[\w.\-’']+ ){1,5}?(characteri[sz]e|describe|call|"
                         r"sum(?:marise|marize)? up|portray|depict|put it|label|term|explain|justify|defend)\b", re.I)
 QUOTED = re.compile(r"[\"“”]")
 WORDS_FIT = 0.15
@@ -285,7 +290,7 @@ ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "uni
 _ROLE = (r"(spokes(?:man|woman|person)|head|leader|commander|chief|official|minister|president|"
          r"director|colonel|general|envoy|monitor|mayor|governor|member)s?\b")
 _ROLES = re.compile(r"\b" + _ROLE, re.I)
-_STRICT_PERSON = re.compile(r"\bname of\b|\bwho (?:is|was|are|were) the\b|\bwhich (?:\w+ )?(?:official|spokes\w+|"
+_STRICT_PERSON = re.compile(r"\bnames? of\b|\bwho (?:is|was|are|were) the\b|\bwhich (?:\w+ )?(?:official|spokes\w+|"
                             r"person|commander|leader|head|chief)\b|\bwho (?:(?:is|was|are|were) )?(?:heads?|leads?|runs?|commands?|"
                             r"heading|leading|running|commanding|headed|led|ran|commanded|in charge)\b", re.I)
 # The roles a question's verb asks for: "Who was commanding the fighters?" wants a commander.

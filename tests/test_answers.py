@@ -611,3 +611,19 @@ def test_and_what_did_she_say_has_its_own_kind_while_and_the_foreign_ones_borrow
     assert analyse("and what did she say about the earlier claim?", earlier).kind == "other"
     counted = [{"role": "user", "content": "How many Syrian fighters left?"}, {"role": "assistant", "content": "275."}]
     assert analyse("And the foreign ones?", counted).kind == "number"
+
+
+def test_holdout12_kinds_read_right_on_the_question_alone():
+    from assistant.discrepancies import question_event
+
+    assert question_event(analyse("is it true there's only like 150 foreign IS guys left in raqqa?")) == "remain"
+    assert analyse("how many of them were kids?").target == ["kid"]
+    assert analyse("and how did he describe the civilians who went along with them?").kind != "person"
+
+
+def test_how_someone_described_something_is_answered_by_the_sentence_telling_it(seeds_bot):
+    bali = [{"role": "user", "content": "who said the last batch of fighters had left?"},
+            {"role": "assistant", "content": "SDF spokesman Mostafa Bali said the final batch of fighters had left."}]
+    answer = seeds_bot.ask("and how did he describe the civilians who went along with them?", bali)
+    assert answer.text.startswith("Bali described the civilians")
+    assert seeds_bot.ask("how many civillians got out saturday night?").text.startswith("More than 3,000 civilians")
