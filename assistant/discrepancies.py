@@ -402,6 +402,7 @@ def _asks_about_composition(question: Question, claim: Claim) -> bool:
     figure = f"{claim.quantity.point:g}"
     return figure in re.findall(r"\d+", question.text.replace(",", "")) \
         or question.compares and figure in re.findall(r"\d+", question.answered.replace(",", "")) \
+        or _asks_what_a_figure_includes(question) and figure in re.findall(r"\d+", f"{question.text} {question.answered}".replace(",", "")) \
         or bool(set(question.terms) & _COMPOSITION_WORDS and asks_about_figures(question)) \
         or bool(_COUNT_DIFFERENTLY.search(question.text)) \
         or (question.kind == "number" and counts_what_is_asked(question, claim))

@@ -143,7 +143,7 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             elliptical = re.match(r"^(?:what about|how about|and(?!\s+(?:what|who|whom|whose|where|when|why|how|which)\b))\b",
                                   text.strip(), re.I)  # "And the foreign ones?"; not "and what did she say …?"
             question.kind = answer_kind(user) if elliptical else "other"
-        if question.kind == "yesno" and user and _AGREEMENT.search(text):
+        if question.kind == "yesno" and user and (_AGREEMENT.search(text) or _OTHERWISE.search(text)):
             question.kind = answer_kind(user)  # "Does the SDF agree with that?": what the SDF says of the same thing
             question.compares = True
         if not question.target and question.kind == "number":
@@ -159,10 +159,12 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     return question
 
 
+_OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}
 _ANYONE_DISPUTES = re.compile(r"\bvs\.?\s|\bversus\b|\bcompared? (?:to|with)\b"  # "sdf vs the observatory - who says more?"
-                             r"|\b(?:anyone|anybody|any one|someone|somebody|others?|other sides?|other parties)\b"
-                             r"(?:\s+else)?\s+(?:\w+\s+){0,2}?(?:disput|den(?:y|ies|ied)|disagree|contradict|challeng|question)\w*", re.I)
+                             r"|\b(?:anyone|anybody|any one|someone|somebody|others?|other (?:sides?|parties|sources?|reports?|"
+                             r"articles?|outlets?|accounts?))\b(?:\s+else)?\s+(?:\w+\s+){0,2}?(?:disput|den(?:y|ies|ied)|disagree|"
+                             r"contradict|challeng|question|back|support|confirm|agree|corroborat)\w*", re.I)
 _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how much|how long|what|which)\b.*)", re.I)
 
 

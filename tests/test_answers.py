@@ -627,3 +627,10 @@ def test_how_someone_described_something_is_answered_by_the_sentence_telling_it(
     answer = seeds_bot.ask("and how did he describe the civilians who went along with them?", bali)
     assert answer.text.startswith("Bali described the civilians")
     assert seeds_bot.ask("how many civillians got out saturday night?").text.startswith("More than 3,000 civilians")
+
+
+def test_other_sources_and_otherwise_ask_for_every_side():
+    assert analyse("the YPG says there's no deal. do the other sources back that up?").compares
+    council = [{"role": "user", "content": "who was in the convoy according to the council?"},
+               {"role": "assistant", "content": "The council said those who surrendered were only Syrians."}]
+    assert analyse("didn't one of their own members say otherwise?", council).compares

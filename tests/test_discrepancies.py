@@ -339,3 +339,12 @@ def test_a_comparing_follow_up_asks_what_the_earlier_answers_figure_includes():
                        "Union head Ravi Das said that figure included both the miners and their guides.")
     [found] = find(analyse("does the union see it the same way?", history), claims)
     assert found.topic == "what the figure of 60 includes"
+
+
+def test_whether_that_figure_includes_the_others_asks_what_the_earlier_answers_figure_includes():
+    history = [{"role": "user", "content": "How many miners were rescued according to the mayor?"},
+               {"role": "assistant", "content": "Mayor Ines Paul said 60 miners were rescued along with their guides."}]
+    claims = claims_of("Mayor Ines Paul said 60 miners were rescued along with their guides. "
+                       "Union head Ravi Das said that figure included both the miners and their guides.")
+    [found] = find(analyse("does that include the guides or is it just miners?", history), claims)
+    assert found.topic == "what the figure of 60 includes"
