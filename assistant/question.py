@@ -30,7 +30,8 @@ _KIND_PATTERNS = [
     ("definition", r"^\s*what\s+(?:exactly\s+)?(?:is|are|was|were)\s+(?:the\s+)?(?!(?:reason|purpose|aim|goal|point)\b)"
                    r"[\w\-’'. ]{2,40}\?*\s*$"),
     ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bnames? of\b"),
-    ("yesno", r"^(?:(?:and|so|but|then|also),?\s+)?(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)\b"),
+    ("yesno", r"^(?:(?:and|so|but|then|also),?\s+)?(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)"
+              r"(?:n[’']t)?\b"),  # "didn't one of them say otherwise?"
 ]
 
 _ANAPHORA = re.compile(r"\b(he|she|they|them|his|her|their|it|its|this|that|these|those|there|him)\b|^(and|what about|how about|so|then)\b"
