@@ -131,7 +131,8 @@ _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
     question = Question(text=text, kind=answer_kind(text), terms=terms(text), target=counted_thing(text))
-    question.compares = bool(_ANYONE_DISPUTES.search(text))  # "X says … - does anyone dispute that?": every side
+    question.compares = bool(_ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
+                             or _REPORTED.search(text) and _AGREEMENT.search(_REPORTED.split(text)[-1]))  # "X says …. do the Kurds confirm that?"
     if question.kind == "number":  # "what share of the city …?" is answered "90 per cent of the city"
         question.terms = ["cent" if t in _SHARE else t for t in question.terms]
     joined = _JOINED.search(text)
@@ -160,6 +161,7 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     return question
 
 
+_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported)\b[^.?!-]*[.?!-]\s+", re.I)  # a claim, then a question on it
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}
 _ANYONE_DISPUTES = re.compile(r"\bvs\.?\s|\bversus\b|\bcompared? (?:to|with)\b"  # "sdf vs the observatory - who says more?"

@@ -38,7 +38,10 @@ FOCUS = 0.12  # a question's term used by fewer than this share of sentences is 
 MISSPELT = 0.88  # a question's word (6+ letters) the corpus never uses, this close to one it does, is that word misspelt
 KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus word is that word misspelt ("Sellow")
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going|(?:keep|kept) (?:on )?\w+ing)\b", re.I)
-ASKS_DURATION = re.compile(r"^\s*how long\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|\bwhat (?:period|time ?span|length of time)\b|\bhow many (?:days|hours|weeks|months)\b", re.I)
+ASKS_DATE = re.compile(r"\b(?:what|which|exact) date\b", re.I)
+_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+CALENDAR_DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b")
+ASKS_DURATION = re.compile(r"\bhow long\b(?!\s+a\b)|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|\bwhat (?:period|time ?span|length of time)\b|\bhow many (?:days|hours|weeks|months)\b", re.I)
 CHOICE = re.compile(r"\beither\b.+\bor\b|\bwhether to\b.+\bor\b|\b(?:choice|choose) between\b|\b(?:options?|choices?|alternatives?)\b", re.I)
 MADE_OF = re.compile(r"\b(?:alliance|coalition|union|federation|grouping|umbrella|mix|group) of\b|\bmade up of\b|\bcompris\w+\b"
                      r"|\bcomposed of\b|\bconsist\w* of\b|\b[A-Z][\w]+-[A-Z][\w]+ (?:\w+ )?(?:alliance|coalition|force)\b", re.I)
@@ -203,6 +206,8 @@ class Ranker:
             if re.search(r"\b(?:until|till)\s*\?*\s*$", question.text, re.I):  # "what would it go on until?"
                 return 0.25 if until else 0.05 if DURATION.search(text) else -0.1
             return 0.2 if DURATION.search(text) or until else -0.1
+        if kind == "time" and ASKS_DATE.search(question.text):  # "on what date …?": a calendar date, not a year or a weekday
+            return 0.15 if CALENDAR_DATE.search(text) else -0.15
         if kind == "time":
             return 0.15 if TIME.search(text) else -0.15
         if kind == "person":

@@ -634,3 +634,15 @@ def test_other_sources_and_otherwise_ask_for_every_side():
     council = [{"role": "user", "content": "who was in the convoy according to the council?"},
                {"role": "assistant", "content": "The council said those who surrendered were only Syrians."}]
     assert analyse("didn't one of their own members say otherwise?", council).compares
+
+
+def test_holdout13_kinds_read_right_on_the_question_alone(seeds_bot):
+    from assistant.discrepancies import question_event
+    from assistant.ranking import ASKS_DURATION, CALENDAR_DATE
+
+    assert seeds_bot.ask("on what date did the sdf declare raqqa fully captured?").abstained  # a year is no date
+    assert CALENDAR_DATE.search("a ceremony in Ain Issa, Syria October 10, 2017") and not CALENDAR_DATE.search("in July 2014")
+    assert ASKS_DURATION.search("what did the sdf say about how long the fighting will go on")
+    assert analyse("the monitor says talks are still going on. do the kurdish forces confirm that?").compares
+    assert question_event(analyse("is it like 150 foreign fighters left in raqqa or a few hundred?")) == "remain"
+    assert question_event(analyse("how many syrian IS members left in the convoy?")) == "left"
