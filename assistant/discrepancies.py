@@ -111,7 +111,8 @@ _AS_SOURCE = [
     re.compile(r"\b(?:do|does|did|has|have|had|what|how) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:say|said|claim|"
                r"report|estimate|state|tell|told|think|put|describe|call|deny|denied|insist|announce|reply|respond)\b", re.I),
     re.compile(r"\b(?:is|are|was|were) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:ok|okay|happy|fine|comfortable|on board|"
-               r"opposed|against|in favou?r of|keen|willing|prepared)\b", re.I),  # "is the coalition ok with …?": its stance
+               r"opposed|against|in favou?r of|keen|willing|prepared|letting|allowing|permitting|going to (?:let|allow))\b", re.I),
+    # "is the coalition ok with …?", "is the coalition letting them leave?": its stance
 ]
 
 
@@ -416,7 +417,10 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
     asked = set(question.terms) | set(question.context_terms)
     relevance = {e.sentence: e.relevance for e in evidence}
     found = []
+    event = question_event(question)
     for denial in (c for c in claims if c.kind == "denial"):
+        if event in _EVENT_STEMS and not _EVENT_STEMS[event] & denial.denied:
+            continue  # "were those who surrendered locals?" is not about whether foreigners were allowed to leave
         focused = _denies_focus(denial, question.focus)  # "any negotiations or deal", asked about
         if not focused and (relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked)):
             continue
@@ -436,6 +440,9 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
 
 
 DENIAL_RELEVANCE = 0.35
+# Events a question asks about by name; those who "left" or "remain" are as often who it is about ("the
+# foreign fighters still in Raqqa") as what it asks.
+_EVENT_STEMS = {"surrender": {"surrend"}, "killed": {"kill", "die"}, "captured": {"captur"}}
 
 
 def _denies_focus(denial: Claim, focus: tuple[str, ...]) -> bool:

@@ -209,6 +209,7 @@ def test_the_party_whose_account_is_asked_for_is_read_from_the_question():
     assert as_source("What did the monitor say about the convoy?") == {"monitor"}
     assert as_source("How many fighters left Raqqa?") == set()
     assert as_source("is the coalition ok with foreign jihadists leaving?") == {"coalit"}  # its stance is asked
+    assert as_source("is the coalition letting foreign fighters leave raqqa?") == {"coalit"}
 
 
 def test_a_garbled_copy_that_repeats_a_chosen_quotation_is_redundant():

@@ -348,3 +348,11 @@ def test_whether_that_figure_includes_the_others_asks_what_the_earlier_answers_f
                        "Union head Ravi Das said that figure included both the miners and their guides.")
     [found] = find(analyse("does that include the guides or is it just miners?", history), claims)
     assert found.topic == "what the figure of 60 includes"
+
+
+def test_a_denial_of_leaving_does_not_bear_on_who_surrendered():
+    claims, evidence = claims_with_evidence(
+        ("The council denied that foreign rebels had been allowed to leave the town.", "The council"),
+        ("A council member said some foreign rebels had left the town.", "A council member"))
+    assert find(analyse("were the rebels who surrendered overnight locals or foreigners?"), claims, evidence) == []
+    assert find(analyse("were foreign rebels allowed to leave the town?"), claims, evidence) != []
