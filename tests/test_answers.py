@@ -104,18 +104,24 @@ def test_a_time_is_read_at_the_start_of_a_sentence_and_may_is_a_month_only_capit
     assert terms("speaking for the army")[0] == terms("army spokesman")[-1] == terms("spokeswoman")[0]
 
 
-@pytest.mark.slow
-def test_a_why_question_gets_the_reason_that_follows_a_restatement(tmp_path):
+def bot_over(tmp_path, settings=None, **articles: str):
+    """An Assistant over articles written for the test (file name -> text), its store under `tmp_path`."""
     from assistant import Assistant
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()
-    (corpus / "port.txt").write_text(
+    for name, text in articles.items():
+        (corpus / f"{name}.txt").write_text(text, encoding="utf-8")
+    return Assistant(corpus_dir=corpus, store_dir=tmp_path / "store", settings=settings)
+
+
+@pytest.mark.slow
+def test_a_why_question_gets_the_reason_that_follows_a_restatement(tmp_path):
+    bot = bot_over(tmp_path, port=(
         "Harbour strike ends\n\nDock workers in Valmont ended their strike on Tuesday. "
         "Union leader Petra Lind called the walkout a warning to the port authority. "
         "The workers had stopped loading ships for nine days, wanting to secure a pay rise before the winter, she said. "
-        "Ships queued outside the harbour for most of the week.\n", encoding="utf-8")
-    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store")
+        "Ships queued outside the harbour for most of the week.\n"))
     answer = bot.ask("Why did Petra Lind call the walkout a warning to the port authority?")
     assert not answer.abstained and "wanting to secure a pay rise" in answer.text
 
@@ -131,30 +137,21 @@ def test_an_acronym_matches_the_name_it_abbreviates_and_invents_no_question_term
 
 @pytest.mark.slow
 def test_a_question_by_acronym_finds_the_sentence_that_spells_the_name_out(tmp_path):
-    from assistant import Assistant
-
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "port.txt").write_text(
+    bot = bot_over(tmp_path, port=(
         "Harbour strike ends\n\nDock workers in Valmont ended their strike on Tuesday. "
         "The Valmont Port Authority agreed to raise wages by four percent. "
-        "Ships queued outside the harbour for most of the week.\n", encoding="utf-8")
-    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store")
+        "Ships queued outside the harbour for most of the week.\n"))
     answer = bot.ask("What did the VPA agree to?")
     assert not answer.abstained and "raise wages by four percent" in answer.text
 
 
 @pytest.mark.slow
 def test_which_group_wants_an_organisation_and_an_acronym_covers_the_name_it_abbreviates(tmp_path):
-    from assistant import Assistant
-
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "talks.txt").write_text(
+    bot = bot_over(tmp_path, talks=(
         "Talks resume\n\nThe Northern Farmers Union met ministers on Monday. "
         "Union chair Ana Ruiz told reporters the Northern Farmers Union would keep protesting. "
-        "The Dairy Workers Alliance (DWA), which leads the NFU, called the offer unacceptable.\n", encoding="utf-8")
-    answer = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store").ask("Which group leads the Northern Farmers Union?")
+        "The Dairy Workers Alliance (DWA), which leads the NFU, called the offer unacceptable.\n"))
+    answer = bot.ask("Which group leads the Northern Farmers Union?")
     assert answer.text.startswith("The Dairy Workers Alliance (DWA)")
 
 
@@ -456,17 +453,13 @@ def test_a_follow_up_is_not_answered_by_repeating_the_earlier_answer(seeds_bot):
 
 @pytest.mark.slow
 def test_every_account_of_an_asked_figure_is_weighed_even_one_retrieval_misses(tmp_path):
-    from assistant import Assistant
     from assistant.settings import Settings
 
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
     filler = " ".join(f"Rescuers searched the {shaft} shaft of the Delta mine for miners to be rescued."
                       for shaft in ("north", "south", "east", "west", "old", "new"))
-    (corpus / "rescuers.txt").write_text(f"Rescuers said 60 miners were rescued from the Delta mine. {filler}\n", encoding="utf-8")
-    (corpus / "inspectorate.txt").write_text(
-        f"{filler} Earlier, the regional inspectorate said about 35 miners had been rescued alive.\n", encoding="utf-8")
-    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store", settings=Settings(top_k=4))
+    bot = bot_over(tmp_path, Settings(top_k=4),
+                   rescuers=f"Rescuers said 60 miners were rescued from the Delta mine. {filler}\n",
+                   inspectorate=f"{filler} Earlier, the regional inspectorate said about 35 miners had been rescued alive.\n")
     question = "How many miners were rescued from the Delta mine?"
     assert not any("about 35" in e.text for e in bot.retriever.retrieve(question))  # retrieval alone misses it
     answer = bot.ask(question)
@@ -477,17 +470,12 @@ def test_every_account_of_an_asked_figure_is_weighed_even_one_retrieval_misses(t
 
 @pytest.mark.slow
 def test_how_someone_characterised_something_is_answered_by_their_quotation_with_its_opening(tmp_path):
-    from assistant import Assistant
-
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "port.txt").write_text(
+    bot = bot_over(tmp_path, port=(
         "Port talks end\n\nThe port authority said the strike had ended after a deal between the union and the owners. "
         "\"We are relieved the ships can sail again,\" port spokesman Tomas Vey said. "
         "\"This is a stopgap,\" he said. \"While we may not like every term, we have to respect what the two sides agreed.\" "
-        "Dockers returned to work on Monday, the authority said.\n", encoding="utf-8")
-    answer = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store").ask(
-        "How did Mr Vey characterise the arrangement the two sides agreed?")
+        "Dockers returned to work on Monday, the authority said.\n"))
+    answer = bot.ask("How did Mr Vey characterise the arrangement the two sides agreed?")
     opening, going_on = answer.text.find("\"This is a stopgap,\" he"), answer.text.find("\"While we may not like every term")
     assert 0 <= opening < going_on  # the quotation that answers, stated from its opening words
 

@@ -1,5 +1,7 @@
 """Which accounts conflict, on articles written for the tests."""
 
+import pytest
+
 from assistant.claims import extract
 from assistant.discrepancies import bearing, find, scoped_to_speaker
 from assistant.question import analyse
@@ -332,21 +334,14 @@ def test_a_determiner_in_a_speakers_description_does_not_name_the_speaker():
     assert scoped_to_speaker(q, claims, distinctive=lambda t: True) == claims
 
 
-def test_a_comparing_follow_up_asks_what_the_earlier_answers_figure_includes():
+@pytest.mark.parametrize("follow_up", ["does the union see it the same way?",
+                                       "does that include the guides or is it just miners?"])
+def test_a_follow_up_on_the_earlier_answers_figure_asks_what_it_includes(follow_up):
     history = [{"role": "user", "content": "How many miners were rescued according to the mayor?"},
                {"role": "assistant", "content": "Mayor Ines Paul said 60 miners were rescued along with their guides."}]
     claims = claims_of("Mayor Ines Paul said 60 miners were rescued along with their guides. "
                        "Union head Ravi Das said that figure included both the miners and their guides.")
-    [found] = find(analyse("does the union see it the same way?", history), claims)
-    assert found.topic == "what the figure of 60 includes"
-
-
-def test_whether_that_figure_includes_the_others_asks_what_the_earlier_answers_figure_includes():
-    history = [{"role": "user", "content": "How many miners were rescued according to the mayor?"},
-               {"role": "assistant", "content": "Mayor Ines Paul said 60 miners were rescued along with their guides."}]
-    claims = claims_of("Mayor Ines Paul said 60 miners were rescued along with their guides. "
-                       "Union head Ravi Das said that figure included both the miners and their guides.")
-    [found] = find(analyse("does that include the guides or is it just miners?", history), claims)
+    [found] = find(analyse(follow_up, history), claims)
     assert found.topic == "what the figure of 60 includes"
 
 
