@@ -55,6 +55,7 @@ class Scored:
     fit: float        # bonus or penalty for holding what the question asks for
     also_fit: float = 0.0  # the same for the second part of a two-part question
     penalty: float = 0.0   # what a headline loses against the body sentence that says it in full
+    first_fit: float | None = None  # of a two-part question, the fit for its first part alone
 
     @property
     def score(self) -> float:
@@ -158,7 +159,8 @@ class Ranker:
         wanted = self.wanted(question)
         scored = [Scored(e, self.relevance(wanted, e, question),
                          self.fit(question, e.sentence), self._fit(question.also, question, e.sentence) if question.also else 0.0,
-                         HEADLINE if headline(e.sentence.text) else 0.0) for e in evidence]
+                         HEADLINE if headline(e.sentence.text) else 0.0,
+                         self._fit(question.kind, question, e.sentence) if question.also else None) for e in evidence]
         return sorted(scored, key=lambda s: s.score, reverse=True)
 
     def wanted(self, question: Question) -> list[tuple[str, float]]:
@@ -410,7 +412,8 @@ def _asked_role(question: str) -> str:
 def _person_names(question: Question, text: str) -> set[str]:
     """Names of two or more capitalised words that are not organisations, and not from the question."""
     return {n for n in _new_names(question, text)
-            if len(n.split()) >= 2 and not {w.lower() for w in n.split()} & ORG_WORDS}
+            if len(n.split()) >= 2 and not {w.lower() for w in n.split()} & ORG_WORDS
+            and "is" not in {stem(w) for w in n.split() if w.isupper()}}  # "Syrian IS" is the group, no one
 
 
 def _group_names(question: Question, text: str) -> set[str]:

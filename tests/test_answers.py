@@ -635,3 +635,8 @@ def test_holdout13_kinds_read_right_on_the_question_alone(seeds_bot):
     assert analyse("the monitor says talks are still going on. do the kurdish forces confirm that?").compares
     assert question_event(analyse("is it like 150 foreign fighters left in raqqa or a few hundred?")) == "remain"
     assert question_event(analyse("how many syrian IS members left in the convoy?")) == "left"
+
+
+def test_a_two_part_question_gets_both_parts_even_when_one_sentence_answers_the_second(seeds_bot):
+    answer = seeds_bot.ask("who runs the syrian observatory for human rights and where is it based")
+    assert "Rami Abdel Rahman" in answer.text and "Britain-based" in answer.text

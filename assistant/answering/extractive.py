@@ -88,6 +88,11 @@ class ExtractiveAnswerer:
                    and s.best.score >= NEAR_BEST * top.score * NEAR_BEST and not headline(s.text)
                    and not _only_repeats(question, [s])]
             return new[:1]
+        if question.also and not any((c.best.first_fit or 0) > 0 for c in chosen):  # "who runs it, and where …?": who too
+            first = next((s for s in statements if (s.best.first_fit or 0) > 0 and s.best.relevance >= MIN_RELEVANCE
+                          and s.best.score >= SECOND_PART * top.score and not headline(s.text)), None)
+            if first is not None:
+                chosen = [first] + chosen[: self.max_sentences - 1]
         if question.also and not any(c.best.also_fit > 0 for c in chosen):  # "… and who runs it?" answered too
             second = next((s for s in statements if s.best.also_fit > 0 and s.best.relevance >= MIN_RELEVANCE
                            and s.best.score >= SECOND_PART * top.score and not headline(s.text)), None)
