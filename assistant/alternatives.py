@@ -107,16 +107,18 @@ def alternatives(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
         return None
     before = fold_phrasal(_AUX.sub("", parts[0]))[: first[1]]
     intended = bool(re.search(r"\bto\s*$", before)) or bool(_INTENT.search(fold_phrasal(parts[1])[: second[1]]))
-    before = re.sub(rf"\s*{_INTENT.pattern}\s+to\s*$", "", before, flags=re.I)  # "the jihadists want to": the jihadists
-    words = [t for t in terms(before) if t != "is"]
+    words = [t for t in terms(_without_intent(before)) if t != "is"]
     return Subject({t for t in words if t in QUALIFIERS}, {t for t in words if t not in QUALIFIERS}), (first[0], second[0]), intended
 
 
-def tells_either(question: str, text: str) -> bool:
-    """Does `text` tell one of the outcomes the either-or `question` offers, of its subject's kind?"""
-    asked = alternatives(question)
-    if asked is None:
-        return False
+def _without_intent(words: str) -> str:
+    """ "the jihadists want to" -> "the jihadists": the subject without the verb of intention."""
+    return re.sub(rf"\s*{_INTENT.pattern}\s+to\s*$", "", words, flags=re.I)
+
+
+def tells_either(asked: tuple[Subject, tuple[str, str], bool], text: str) -> bool:
+    """Does `text` tell one of the outcomes an either-or question offers (`asked`, as
+    `alternatives` read it), of its subject's kind?"""
     subject, events, _ = asked
     folded = fold_phrasal(text)
     return any(_has(event, folded) for event in events) and _names_no_other(subject, text)
@@ -125,8 +127,9 @@ def tells_either(question: str, text: str) -> bool:
 def event_in(text: str) -> tuple[str, int] | None:
     """The first tracked event in `text` (phrasal verbs folded) and where it starts in the folded text."""
     folded = fold_phrasal(_AUX.sub("", text))
-    if REMAINING.search(folded):
-        return "remain", REMAINING.search(folded).start()
+    remaining = REMAINING.search(folded)
+    if remaining:
+        return "remain", remaining.start()
     found = [(m.start(), event) for event, pattern in EVENTS.items() if (m := re.search(rf"\b(?:{pattern})\b", folded, re.I))]
     return (min(found)[1], min(found)[0]) if found else None
 
@@ -180,9 +183,8 @@ def _sides(told: Callable[[str], str | None], subject: Subject, evidence: list[E
 
 
 def _reported(event: str, text: str, other: str) -> str | None:
-    """What `text` reports of `event`, as the reader should see it: the sentence without its
-    closing attribution when short, else its clause holding the event; None when it reports
-    no `event`, or also the `other` alternative."""
+    """What `text` reports of `event`, as `_words_telling` quotes it; None when it reports no
+    `event`, or also the `other` alternative."""
     folded = fold_phrasal(text)
     if not _has(event, folded) or _has(other, folded):
         return None
@@ -246,5 +248,5 @@ def _subject_words(text: str) -> str:
     start = _AUX.match(text)
     words = fold_phrasal(text[start.end() if start else 0:])
     first = event_in(words)
-    phrase = re.sub(rf"\s*{_INTENT.pattern}\s+to\s*$", "", words[: first[1]], flags=re.I).strip(" ,") if first else ""
+    phrase = _without_intent(words[: first[1]]).strip(" ,") if first else ""
     return phrase[0].lower() + phrase[1:] if phrase[:1].isupper() and not phrase.split()[0].isupper() else phrase or "they"

@@ -30,12 +30,12 @@ from assistant.question import Question, analyse, normalise_history
 from assistant.ranking import ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, group_copies
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
+from assistant.speakers import speaker_in
 from assistant.text import expansions, names, stem, terms
 
 _offline.configure()
 
 _ANOTHER_PARTY = re.compile(r"^\s*(?:and|what about|how about)\s+(?:the\s+)?[\w\-’' ]{2,40}\??\s*$", re.I)
-_SAID_BY = re.compile(r"(?:^|,\s*)((?:[\w\-’']+\s+){1,4}?)(?:said|says|told)\b(?![^.]*\bsaid\b)")  # "…, a monitor said"
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy bear on the question
 MAX_COPIES = 8  # citations for one statement
@@ -100,12 +100,13 @@ class Assistant:
         if q.context and _ANOTHER_PARTY.match(q.text) and any(self._speaks(q.terms, e) for e in evidence):
             q.compares = True  # "And the US-led coalition?" after what the monitor said: its account beside the monitor's
         every = self._claims(ranked, q.focus)
-        claims = scoped_to_speaker(q, every, lambda t: self.ranker.share(t) < DISTINCTIVE, {e.speaker for e in evidence})
+        distinctive = lambda t: self.ranker.share(t) < DISTINCTIVE  # noqa: E731
+        claims = scoped_to_speaker(q, every, distinctive, {e.speaker for e in evidence})
         if len(claims) < len(every):  # "the coalition's line": nor is another speaker's assertion set against it
             speakers = {c.speaker for c in claims}
             evidence = [e for e in evidence if e.speaker in speakers]
         found = find(q, claims, evidence) + alternatives.disputed(q, evidence, self._before) \
-            + alternatives.destinations(q, evidence, self._before, lambda t: self.ranker.share(t) < DISTINCTIVE)
+            + alternatives.destinations(q, evidence, self._before, distinctive)
         found = bearing(found, ranked, q)
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
@@ -152,17 +153,18 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._figures_counting(q, evidence), q.query)
         if ASKS_WORDS.search(q.text):
             evidence += self.retriever.evidence_of(self._quotations_of(q, evidence), q.query)
-        if alternatives.alternatives(q.text):
-            evidence += self.retriever.evidence_of(self._outcomes_told(q, evidence), q.query)
+        asked = alternatives.alternatives(q.text)
+        if asked:
+            evidence += self.retriever.evidence_of(self._outcomes_told(q, asked, evidence), q.query)
         return evidence
 
-    def _outcomes_told(self, q: Question, evidence: list) -> list:
-        """For an either-or question ("did they want out, or fight to the end?"), the sentences of
-        the articles retrieval found that tell either outcome and that it missed ("The foreign
-        fighters are asking to leave in one group …"), at most `MAX_OUTCOMES`."""
+    def _outcomes_told(self, q: Question, asked: tuple, evidence: list) -> list:
+        """For an either-or question ("did they want out, or fight to the end?", read as `asked`),
+        the sentences of the articles retrieval found that tell either outcome and that it missed
+        ("The foreign fighters are asking to leave in one group …"), at most `MAX_OUTCOMES`."""
         seen = {(e.source, e.sentence.index) for e in evidence}
         rows = [s for source in dict.fromkeys(e.source for e in evidence) for s in self.index.sentences.get(source, [])
-                if (s.source, s.index) not in seen and alternatives.tells_either(q.text, s.text)]
+                if (s.source, s.index) not in seen and alternatives.tells_either(asked, s.text)]
         return self._most_like(q, rows)[:MAX_OUTCOMES]
 
     def _quotations_of(self, q: Question, evidence: list) -> list:
@@ -236,14 +238,14 @@ class Assistant:
 
     @staticmethod
     def _speaks(words: list[str], evidence: Evidence) -> bool:
-        """Do `words` name who says this evidence: its speaker ("the US-led coalition"), or how
-        the sentence attributes it ("…, a monitor said on Saturday")?"""
-        said = _SAID_BY.search(evidence.sentence.text)
-        return bool(set(words) & (set(terms(evidence.speaker or "")) | set(terms(said.group(1) if said else ""))))
+        """Do `words` name who says this evidence: its speaker ("the US-led coalition"), or the
+        speaker as the sentence writes it ("…, a monitor said on Saturday")?"""
+        written = speaker_in(evidence.sentence.text) or ""
+        return bool(set(words) & (set(terms(evidence.speaker or "")) | set(terms(written))))
 
     def _before(self, sentence) -> str:
         """The text of the sentence before `sentence` in its article ("" for the first)."""
-        return self.index.sentences[sentence.source][sentence.index - 1].text if sentence.index > 0 else ""
+        return "".join(s.text for s in self.ranker.neighbours(sentence, 1, 0))
 
     def _evidence(self, ranked: list[Scored]) -> list[Evidence]:
         """Ranked evidence with each sentence's speaker, for pairing denials with assertions."""

@@ -31,7 +31,7 @@ from assistant.answer import Discrepancy
 from assistant.claims import DENIAL, EMPTY, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
 from assistant.question import Question
-from assistant.text import PHRASES, VARIANTS, stem, terms
+from assistant.text import PHRASES, VARIANTS, numbers, stem, terms
 
 _QUESTION_EVENTS = {"left": r"go|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
@@ -403,9 +403,8 @@ def _composition_conflicts(question: Question, claims: list[Claim]) -> list[Foun
 def _asks_about_composition(question: Question, claim: Claim) -> bool:
     """The question names the figure, asks what a figure includes, or counts what it counts."""
     figure = f"{claim.quantity.point:g}"
-    return figure in re.findall(r"\d+", question.text.replace(",", "")) \
-        or question.compares and figure in re.findall(r"\d+", question.answered.replace(",", "")) \
-        or _asks_what_a_figure_includes(question) and figure in re.findall(r"\d+", f"{question.text} {question.answered}".replace(",", "")) \
+    return figure in numbers(question.text) \
+        or (question.compares or _asks_what_a_figure_includes(question)) and figure in numbers(question.answered) \
         or bool(set(question.terms) & _COMPOSITION_WORDS and asks_about_figures(question)) \
         or bool(_COUNT_DIFFERENTLY.search(question.text)) \
         or (question.kind == "number" and counts_what_is_asked(question, claim))

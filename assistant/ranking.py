@@ -157,11 +157,18 @@ class Ranker:
 
     def rank(self, question: Question, evidence: list[Evidence]) -> list[Scored]:
         wanted = self.wanted(question)
-        scored = [Scored(e, self.relevance(wanted, e, question),
-                         self.fit(question, e.sentence), self._fit(question.also, question, e.sentence) if question.also else 0.0,
-                         HEADLINE if headline(e.sentence.text) else 0.0,
-                         self._fit(question.kind, question, e.sentence) if question.also else None) for e in evidence]
+        scored = [self._scored(question, wanted, e) for e in evidence]
         return sorted(scored, key=lambda s: s.score, reverse=True)
+
+    def _scored(self, question: Question, wanted: list[tuple[str, float]], evidence: Evidence) -> Scored:
+        """One candidate's relevance and fits; of a two-part question ("who runs it and where is
+        it based?"), its fit is the better of its two parts', each kept for the answerer."""
+        s = evidence.sentence
+        kind = self._fit(question.kind, question, s)
+        first = kind + self._words_fit(question, s)
+        also = self._fit(question.also, question, s) if question.also else 0.0
+        return Scored(evidence, self.relevance(wanted, evidence, question), max(first, also) if question.also else first,
+                      also, HEADLINE if headline(s.text) else 0.0, kind if question.also else None)
 
     def wanted(self, question: Question) -> list[tuple[str, float]]:
         """The question's terms with their weights: its own at full IDF, borrowed context at half."""
@@ -176,12 +183,6 @@ class Ranker:
         total = sum(w for _, w in wanted) or 1.0
         covered = sum(w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)
         return 0.5 * covered / total + 0.5 * max(evidence.dense, 0.0)
-
-    def fit(self, question: Question, sentence: Sentence) -> float:
-        """Bonus when the sentence holds the kind of answer the question wants, penalty when it
-        cannot; of a two-part question ("where … and who …"), the better of the two."""
-        fit = self._fit(question.kind, question, sentence) + self._words_fit(question, sentence)
-        return max(fit, self._fit(question.also, question, sentence)) if question.also else fit
 
     def _words_fit(self, question: Question, sentence: Sentence) -> float:
         """ "How did Col. Dillon characterise the arrangement?" asks for his words: his quotations
@@ -198,14 +199,16 @@ class Ranker:
         return WORDS_FIT if speaker and asked & set(terms(speaker.name)) - TITLE_TERMS else 0.0
 
     def _fit(self, kind: str, question: Question, sentence: Sentence) -> float:
+        """Bonus when the sentence holds the kind of answer the question wants, penalty when it cannot."""
         text = sentence.text
         if kind == "number":
             return _number_fit(question, sentence, self.figures(sentence),
                                lambda: " ".join(s.text for s in self.neighbours(sentence, 1, 0)))
         if kind == "time" and ASKS_DURATION.search(question.text):  # "how long will it go on?": "until the city is clean"
-            until = (_GOES_ON.search(question.text) or re.search(r"\b(?:until|till)(?: when\b|\s*\?*\s*$)", question.text, re.I)) \
+            ends_until = re.search(r"\b(?:until|till)\s*\?*\s*$", question.text, re.I)  # "what would it go on until?"
+            until = (_GOES_ON.search(question.text) or ends_until or re.search(r"\b(?:until|till) when\b", question.text, re.I)) \
                 and re.search(r"\buntil\b", text, re.I)
-            if re.search(r"\b(?:until|till)\s*\?*\s*$", question.text, re.I):  # "what would it go on until?"
+            if ends_until:
                 return 0.25 if until else 0.05 if DURATION.search(text) else -0.1
             return 0.2 if DURATION.search(text) or until else -0.1
         if kind == "time" and ASKS_DATE.search(question.text):  # "on what date …?": a calendar date, not a year or a weekday
@@ -262,6 +265,8 @@ ASKS_WORDS = re.compile(r"\bhow (?:did|does|do|has|have|would) (?:[\w.\-’']+ )
 QUOTED = re.compile(r"[\"“”]")
 WORDS_FIT = 0.15
 TITLE_TERMS = {"colonel", "col", "mr", "ms", "dr", "general", "spokesman", "head"}
+
+
 def _defines(question: Question, text: str) -> bool:
     """Does `text` say what the question's name is: the name (or a run of capitalised words
     whose initials spell it) followed by ", a/an …" or "is a/an …"?"""
@@ -276,6 +281,8 @@ def _defines(question: Question, text: str) -> bool:
 
 _APPOSITIVE = re.compile(r"((?:\(?[A-Z][\w\-’']*\)?\s*)+?)\)?(?:,|\s+[-–—])?\s+(?:(?:is|was|are|were)\s+)?(?:a|an)\s+"
                          r"(?!\w+\s+(?:of|for)\b)", re.M)
+
+
 HEADLINE = 0.2  # a headline states what the story's sentences say in full and attribute
 
 
@@ -291,9 +298,9 @@ def _by_acronym(own: frozenset[str], question: Question) -> frozenset[str]:
 
 
 ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "unit", "coalition", "group", "army",
-              "alliance", "militia", "militias", "democratic", "civil", "rights", "committee", "ministry", "government",
-              "agency", "party", "front", "reuters", "afp", "press", "news", "national", "international", "united",
-              "nations", "department", "office", "campaign", "protection"}
+             "alliance", "militia", "militias", "democratic", "civil", "rights", "committee", "ministry", "government",
+             "agency", "party", "front", "reuters", "afp", "press", "news", "national", "international", "united",
+             "nations", "department", "office", "campaign", "protection"}
 _ROLE = (r"(spokes(?:man|woman|person)|head|leader|commander|chief|official|minister|president|"
          r"director|colonel|general|envoy|monitor|mayor|governor|member)s?\b")
 _ROLES = re.compile(r"\b" + _ROLE, re.I)

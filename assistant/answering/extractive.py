@@ -85,17 +85,15 @@ class ExtractiveAnswerer:
             # "Did it make it there?" is not answered by telling again where it was headed; "were there
             # any foreigners on it?" is, by the next sentence nearly as good that speaks of foreigners
             new = [s for s in statements[1:] if s not in chosen and s.best.relevance >= MIN_RELEVANCE
-                   and s.best.score >= NEAR_BEST * top.score * NEAR_BEST and not headline(s.text)
+                   and s.best.score >= NEAR_BEST ** 2 * top.score and not headline(s.text)  # a step below "near"
                    and not _only_repeats(question, [s])]
             return new[:1]
         if question.also and not any((c.best.first_fit or 0) > 0 for c in chosen):  # "who runs it, and where …?": who too
-            first = next((s for s in statements if (s.best.first_fit or 0) > 0 and s.best.relevance >= MIN_RELEVANCE
-                          and s.best.score >= SECOND_PART * top.score and not headline(s.text)), None)
+            first = _answering_part(statements, top, lambda best: best.first_fit or 0)
             if first is not None:
                 chosen = [first] + chosen[: self.max_sentences - 1]
         if question.also and not any(c.best.also_fit > 0 for c in chosen):  # "… and who runs it?" answered too
-            second = next((s for s in statements if s.best.also_fit > 0 and s.best.relevance >= MIN_RELEVANCE
-                           and s.best.score >= SECOND_PART * top.score and not headline(s.text)), None)
+            second = _answering_part(statements, top, lambda best: best.also_fit)
             if second is not None:
                 chosen = chosen[: self.max_sentences - 1] + [second]
         return chosen
@@ -131,7 +129,6 @@ class ExtractiveAnswerer:
         reason = Statement(following.text, [Scored(Evidence(following, 0.0, best.evidence.dense), best.relevance, best.fit)])
         return [chosen[0], reason, *chosen[1:]][: self.max_sentences]
 
-
     def with_quotation_openings(self, chosen: list[Statement]) -> list[Statement]:
         """A quotation that goes on from the sentence before ("“This is a local solution,” he
         said. “While we may not fully agree with our partners …”") is stated with its opening,
@@ -153,6 +150,13 @@ class ExtractiveAnswerer:
 # the sentence before when that one is a short quotation closed by its attribution ("…,” he said.").
 _CONTINUES = re.compile(r"^\s*[\"“](?![^\"”]*[\"”][^\"“]*\b(?:said|says|told|added)\b)")
 _OPENS = re.compile(r"^\s*[\"“][^\"”]{3,120}[,.!?][\"”]\s+(?:he|she|they|it|[A-Z]\w+)\s+(?:said|says|added|told \w+)\.\s*$")
+
+
+def _answering_part(statements: list[Statement], top: Scored, fit) -> Statement | None:
+    """The best statement nearly as good as the top that holds what one part of a two-part
+    question asks for (`fit(best) > 0`)."""
+    return next((s for s in statements if fit(s.best) > 0 and s.best.relevance >= MIN_RELEVANCE
+                 and s.best.score >= SECOND_PART * top.score and not headline(s.text)), None)
 
 
 def person_meant(question: Question) -> str | None:
