@@ -37,6 +37,10 @@ DURATION = re.compile(r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine
 FOCUS = 0.12  # a question's term used by fewer than this share of sentences is what it is specifically about
 MISSPELT = 0.88  # a question's word (6+ letters) the corpus never uses, this close to one it does, is that word misspelt
 KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus word is that word misspelt ("Sellow")
+# "what did X say / make of / think of …": X is the party asked to speak
+_ASKED_SPEAKER = re.compile(r"\b(?:what|how)\s+(?:did|does|do|has|have|had|would|will)\s+(?P<who>(?:[\w’'\-]+\s+){1,5}?)"
+                            r"(?:say|said|make of|think|react|respond|reply|tell|feel|view)\b", re.I)
+_ANYONE = {"guy", "folk", "peopl", "anyon", "everyon", "other", "they", "them", "he", "she", "it", "local", "offici"}
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going|(?:keep|kept) (?:on )?\w+ing)\b", re.I)
 ASKS_DATE = re.compile(r"\b(?:what|which|exact) date\b", re.I)
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
@@ -113,8 +117,19 @@ class Ranker:
         capitalised word that opens a sentence of the question ("Summarise …") is no name."""
         text = question.text
         openers = {m.group(1) for m in re.finditer(r"(?:^|[.?!]\s+)[\"“'‘(]?([A-Z][\w’'\-]*)", text)}
-        return [name for name in sorted(names(text)) if name not in openers and terms(name)
-                and not any(self._known(t) for t in terms(name)) and not self._known_compound(name)]
+        unknown = [name for name in sorted(names(text)) if name not in openers and terms(name)
+                   and not any(self._known(t) for t in terms(name)) and not self._known_compound(name)]
+        return unknown + [word for word in self._asked_speakers(text) if word.lower() not in map(str.lower, unknown)]
+
+    def _asked_speakers(self, text: str) -> list[str]:
+        """Words in lower case of the party a question asks to speak that no article uses:
+        "what did damascus or moscow make of the deal?" asks what nobody in the articles says."""
+        asked = _ASKED_SPEAKER.search(text)
+        if not asked:
+            return []
+        return [word for word in re.findall(r"[\w’'\-]+", asked.group("who"))
+                if word.islower() and terms(word) and not set(terms(word)) & _ANYONE  # a capitalised one is a name above
+                and not any(self._known(t) for t in terms(word))]
 
     def _known_compound(self, name: str) -> bool:
         """ "SDF-held" is known when its named part is: the articles say "held by the SDF"."""

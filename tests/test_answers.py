@@ -182,6 +182,11 @@ def test_a_question_about_someone_the_articles_never_mention_abstains_and_names_
     for question in ("What did Tomas Veyy say?", "Is the port authority US-backed? Did the US back it?",
                      "Summarise what the monitor said about the sailors."):
         assert not harbour_bot.ranker.unknown_names(analyse(question)), question
+    # the party asked to speak is unknown in any case; a known party or a pronoun is not
+    answer = harbour_bot.ask("how did zorland or the navy react to the inspection?")
+    assert answer.abstained and "none of them mentions zorland or navy" in answer.text
+    for question in ("what did the authority say about the ship?", "what did they make of it?", "what did tomas vey say?"):
+        assert not harbour_bot.ranker.unknown_names(analyse(question)), question
 
 
 @pytest.mark.slow
