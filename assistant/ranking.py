@@ -228,8 +228,8 @@ class Ranker:
             return 0.2 if DURATION.search(text) or until else -0.1
         if kind == "time" and ASKS_DATE.search(question.text):  # "on what date …?": a calendar date, not a year or a weekday
             return 0.15 if CALENDAR_DATE.search(text) else -0.15
-        if kind == "time":
-            return 0.15 if TIME.search(text) else -0.15
+        if kind == "time":  # a time the question does not give already: "what month in 2014?" is not answered by "in 2014"
+            return 0.15 if any(t.group().lower() not in question.text.lower() for t in TIME.finditer(text)) else -0.15
         if kind == "person":
             before = " ".join(s.text for s in self.neighbours(sentence, 1, 0))
             return _person_fit(question, text, before, lambda name: self.roles(sentence.source, name))
@@ -448,7 +448,7 @@ def _place_fit(question: Question, text: str) -> float:
     if re.search(r"\bbased\b|\bheadquarter|\blocated\b", question.text, re.I):  # "Where is it based?": "the Britain-based …", "based in …"
         return 0.2 if re.search(r"\w-based\b|\bbased (?:in|at)\b", text) else -0.1
     asked = {stem(w) for n in names(question.text) | question.context_names for w in n.split()} | {"is"}  # "Raqa" is
-    # the asked "Raqqa" (or the earlier turn's); IS no place
+    asked |= {stem(w) for w in words(question.text)}  # the asked "Raqqa" (or the earlier turn's), "deir ezzor" in lower case; IS no place
     found = ORIGIN if _ASKS_ORIGIN.search(question.text) else PLACE  # "where do they come from?": not where they go
     places = [m.group(1) for m in found.finditer(text) if not {stem(w) for w in m.group(1).split() if w.lower() != "the"} <= asked
               and not {w.lower() for w in m.group(1).split()} & ORG_WORDS
