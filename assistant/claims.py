@@ -196,8 +196,13 @@ def _event(text: str, match: re.Match) -> str | None:
     hits = [(m.start(), name) for name, pattern in EVENTS.items() for m in re.finditer(rf"\b(?:{pattern})\b", after)]
     if hits:
         return min(hits)[1]
+    if _NUMBERING.search(text[:match.start()]):  # "Those who have surrendered …, and they number a total of 275"
+        before = text[:match.start()].lower()
     hits = [(m.start(), name) for name, pattern in EVENTS.items() for m in re.finditer(rf"\b(?:{pattern})\b", before)]
     return max(hits)[1] if hits else None
+
+
+_NUMBERING = re.compile(r"\bnumber(?:s|ed|ing)?\s+(?:a total of\s+|in total\s+)?$", re.I)  # a count of those named before
 
 
 # --- denials ------------------------------------------------------------------------------

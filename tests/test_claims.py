@@ -88,6 +88,9 @@ def test_was_wrong_is_a_denial_of_what_comes_before():
 def test_giving_up_counts_as_surrender():
     [claim] = quantity_claims(article("Officials said 40 fighters gave themselves up overnight.")[0], None)
     assert claim.event == "surrender"
+    # "… and they number a total of N": N counts those the sentence named doing it before
+    [claim] = quantity_claims(article('The mayor said: "Those who gave up are all locals, and they number a total of 90."')[0], None)
+    assert claim.event == "surrender"
 
 
 def test_what_a_figure_includes_is_read_with_the_figure_it_refers_to():
