@@ -41,6 +41,7 @@ KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus wo
 _ASKED_SPEAKER = re.compile(r"\b(?:what|how)\s+(?:did|does|do|has|have|had|would|will)\s+(?P<who>(?:[\w’'\-]+\s+){1,5}?)"
                             r"(?:say|said|make of|think|react|respond|reply|tell|feel|view)\b", re.I)
 _ANYONE = {"guy", "folk", "peopl", "anyon", "everyon", "other", "they", "them", "he", "she", "it", "local", "offici"}
+_ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop|end|be over|finish|cease|wrap up|conclude)\b", re.I)
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going|(?:keep|kept) (?:on )?\w+ing)\b", re.I)
 ASKS_DATE = re.compile(r"\b(?:what|which|exact) date\b", re.I)
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
@@ -219,11 +220,12 @@ class Ranker:
         if kind == "number":
             return _number_fit(question, sentence, self.figures(sentence),
                                lambda: " ".join(s.text for s in self.neighbours(sentence, 1, 0)))
-        if kind == "time" and ASKS_DURATION.search(question.text):  # "how long will it go on?": "until the city is clean"
+        asks_end = _ASKS_END.search(question.text)  # "when will the fighting stop?": "will continue until the city is clean"
+        if kind == "time" and (ASKS_DURATION.search(question.text) or asks_end):  # "how long will it go on?": the same
             ends_until = re.search(r"\b(?:until|till)\s*\?*\s*$", question.text, re.I)  # "what would it go on until?"
-            until = (_GOES_ON.search(question.text) or ends_until or re.search(r"\b(?:until|till) when\b", question.text, re.I)) \
+            until = (_GOES_ON.search(question.text) or asks_end or ends_until or re.search(r"\b(?:until|till) when\b", question.text, re.I)) \
                 and re.search(r"\buntil\b", text, re.I)
-            if ends_until:
+            if ends_until or asks_end:
                 return 0.25 if until else 0.05 if DURATION.search(text) else -0.1
             return 0.2 if DURATION.search(text) or until else -0.1
         if kind == "time" and ASKS_DATE.search(question.text):  # "on what date …?": a calendar date, not a year or a weekday

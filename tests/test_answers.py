@@ -341,6 +341,8 @@ def test_how_long_something_goes_on_is_answered_by_until_what(seeds_bot):
     assert "until the whole city is clean" in answer.text.split("[")[0]
     answer = seeds_bot.ask("How long did the SDF say it would keep fighting in Raqqa?")  # keep doing = go on doing
     assert "until the whole city is clean" in answer.text
+    answer = seeds_bot.ask("Per the SDF, when will the fighting in Raqqa stop?")  # when it ends: until what, not "four months"
+    assert "until the whole city is clean" in answer.text.split("[")[0]
 
 
 def test_a_person_asked_by_role_must_hold_that_role_not_stand_near_the_word(seeds_bot):
