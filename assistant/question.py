@@ -150,7 +150,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             question.compares = True
         if not question.target and question.kind == "number":
             question.target = counted_thing(user)
-        question.context_terms = [t for t in terms(user) if t not in question.terms]
+        source = _strip_markers(assistant) if _WHO_SAID_THAT.search(text) and assistant else user  # what "that" is
+        question.context_terms = [t for t in terms(source) if t not in question.terms]
         question.context_names = names(user) | names(_strip_markers(assistant))
         question.context = user
         question.answered = _strip_markers(assistant)
@@ -161,6 +162,9 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     return question
 
 
+# "Who said that?": whose words the answer just given reports, so those words are what to find
+_WHO_SAID_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|which \w+)\s+(?:was it that\s+)?(?:said|says|say|told|claimed|stated|made)\s+"
+                            r"(?:that|this|it|those)\b", re.I)
 _REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported)\b[^.?!-]*[.?!-]\s+", re.I)  # a claim, then a question on it
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}

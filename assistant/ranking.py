@@ -42,6 +42,7 @@ _ASKED_SPEAKER = re.compile(r"\b(?:what|how)\s+(?:did|does|do|has|have|had|would
                             r"(?:say|said|make of|think|react|respond|reply|tell|feel|view)\b", re.I)
 _ANYONE = {"guy", "folk", "peopl", "anyon", "everyon", "other", "they", "them", "he", "she", "it", "local", "offici"}
 _ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop|end|be over|finish|cease|wrap up|conclude)\b", re.I)
+_WHO_SAID = re.compile(r"^\s*(?:and\s+|so\s+|but\s+|then\s+)?who\s+(?:\w+\s+)?(?:said|says|say|told|tells|claimed|stated)\b", re.I)
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going|(?:keep|kept) (?:on )?\w+ing)\b", re.I)
 ASKS_DATE = re.compile(r"\b(?:what|which|exact) date\b", re.I)
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
@@ -233,6 +234,9 @@ class Ranker:
         if kind == "time":  # a time the question does not give already: "what month in 2014?" is not answered by "in 2014"
             return 0.15 if any(t.group().lower() not in question.text.lower() for t in TIME.finditer(text)) else -0.15
         if kind == "person":
+            speaker = self.index.lexicon.speaker_of(sentence) if _WHO_SAID.search(question.text) else None
+            if speaker and _new_names(question, speaker.name):  # "who said that?": "…, he added." after "…, Colonel Ryan Dillon said."
+                return 0.2
             before = " ".join(s.text for s in self.neighbours(sentence, 1, 0))
             return _person_fit(question, text, before, lambda name: self.roles(sentence.source, name))
         if kind == "place":

@@ -647,3 +647,24 @@ def test_holdout13_kinds_read_right_on_the_question_alone(seeds_bot):
 def test_a_two_part_question_gets_both_parts_even_when_one_sentence_answers_the_second(seeds_bot):
     answer = seeds_bot.ask("who runs the syrian observatory for human rights and where is it based")
     assert "Rami Abdel Rahman" in answer.text and "Britain-based" in answer.text
+
+
+@pytest.mark.slow
+def test_who_said_that_finds_the_words_just_given_and_names_who_said_them(tmp_path):
+    from assistant import Assistant
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "ferry.txt").write_text(
+        "Ferry talks stall\n\nThe ferry company said on Monday that talks with the union had stalled. "
+        "\"We will not sail until the repairs are paid for,\" union leader Marta Olsen said. "
+        "\"The last thing we want is passengers stranded on the quay for another week,\" she added. "
+        "The harbour master said the port would stay open.\n", encoding="utf-8")
+    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store")
+    history = [{"role": "user", "content": "did the union say why it wanted the dispute over soon?"},
+               {"role": "assistant", "content": "Yes: the last thing they want is passengers stranded on the quay for another week."}]
+    answer = bot.ask("who said that?", history=history)
+    assert "Marta Olsen" in answer.text and "stranded on the quay" in answer.text
+    # a relative "who told" is no question about who said what
+    assert not bot.ranker._fit("person", analyse("what is the name of the officer who told reporters about it?"),
+                               bot.index.sentences["ferry.txt"][3]) > 0
