@@ -67,9 +67,10 @@ def destinations(question: Question, evidence: list[Evidence], before: Callable[
     destinations"), another names it ("would head to the remaining territory in eastern Syria").
     Any group may be meant but one the question does not name ("foreign" when it asks of
     "Syrian"); a rare word of the question ("the convoy") must be in each report or just before it."""
-    if not (_WHERE_TO.search(question.text) and re.search(r"\bwhere\b", question.text, re.I)):
+    if not asks_destination(question.text):
         return []
-    subject = Subject(set(question.terms) & QUALIFIERS, set())
+    own = set(question.terms) if not asks_where_they_went(question) else set(terms(question.context))
+    subject = Subject(own & QUALIFIERS or set(context_qualifiers(question.context)), own & _GROUPS)
     motion = set(terms(" ".join(_WHERE_TO.findall(question.text))))
     rare = {t for t in question.terms if distinctive(t) and t not in motion}
     covered = [e for e in evidence if rare <= set(terms(e.sentence.text)) | set(terms(before(e.sentence)))]
@@ -77,13 +78,29 @@ def destinations(question: Question, evidence: list[Evidence], before: Callable[
     named = _reports_matching(_HEADED, _UNKNOWN, subject, covered, before, relaxed=True)
     if not unknown or not named or all(same_party(a[0].speaker, b[0].speaker) for a in unknown for b in named):
         return []
-    return [Found("where they were headed", unknown + named)]
+    return [Found("where they were headed", unknown + named, answers_kind=True)]
+
+
+def asks_destination(text: str) -> bool:
+    """ "Where did they go?", "where's the convoy headed?" """
+    return bool(_WHERE_TO.search(text) and re.search(r"\bwhere\b", text, re.I))
+
+
+def asks_where_they_went(question: Question) -> bool:
+    """ "Where did they go?" after a turn about someone: it asks where, and names nobody itself."""
+    motion = set(terms(" ".join(_WHERE_TO.findall(question.text))))
+    return bool(question.context) and asks_destination(question.text) and not set(question.terms) - motion
+
+
+def tells_destination(text: str) -> bool:
+    """Does `text` say where someone headed, or that it is unknown?"""
+    return bool(_HEADED.search(text) or _UNKNOWN.search(text))
 
 
 _WHERE_TO = re.compile(r"\b(?:head\w*|go|going|went|gone|destination\w*|bound|end(?:ed)? up|taken|mov\w+|travel\w*)\b", re.I)
 _UNKNOWN = re.compile(r"\bunknown (?:destinations?|locations?|places?)\b|\b(?:destinations?|whereabouts) (?:is|are|was|were|remains?"
                       r"|remained) (?:unknown|unclear)\b|\b(?:not|no one|nobody) (?:\w+ )?know\w* where\b|\bunclear where\b", re.I)
-_HEADED = re.compile(r"\b(?:head\w*|go|going|went|gone|bound|mov\w+|travel\w*|transferr?\w*|taken|sent)\s+(?:\w+\s+){0,2}?"
+_HEADED = re.compile(r"\b(?:(?:head\w*|go|going|went|gone|bound|mov\w+|travel\w*)\s+(?:\w+\s+){0,2}?|(?:transferr?\w*|taken|sent)\s+)"
                      r"(?:to|towards?|for|into)\s+(?:the\s+)?(?:[\w\-]+\s+){0,4}?(?:[A-Z][\w\-]+|territory|areas?|province|region)\b")
 
 
@@ -166,12 +183,14 @@ def _reports_matching(pattern: re.Pattern, unless: re.Pattern | None, subject: S
 def _sides(told: Callable[[str], str | None], subject: Subject, evidence: list[Evidence], before,
            relaxed: bool = False) -> list[list[Claim]]:
     """Up to `MAX_SPEAKERS` parties' best reports, as `told(text)` reads them (None: no report),
-    each with its reprints. `relaxed`: a report need only not name another group than the subject."""
+    each with its reprints. `relaxed`: a report may name the subject's group in the sentence before
+    ("The convoy would head to …" after "Those who have surrendered are only Syrians"), if that
+    names no other group."""
     sides: list[list[Claim]] = []
     for item in sorted(evidence, key=lambda e: -e.relevance):
         s = item.sentence
         said = told(s.text) if item.speaker else None
-        if said is None or not (_names_no_other(subject, s.text) if relaxed else _about(subject, s, before(s))):
+        if said is None or not (_mentions(subject, s, before(s)) if relaxed else _about(subject, s, before(s))):
             continue
         side = next((side for side in sides if same_party(side[0].speaker, item.speaker)), None)
         claim = Claim(s, "assertion", said, speaker=item.speaker, named_in=item.named_in)
@@ -230,6 +249,21 @@ def _about(subject: Subject, sentence: Sentence, before: str) -> bool:
     if wanted:
         return bool(wanted & own) or (not others and bool(_REFERS_BACK.match(sentence.text)) and bool(wanted & set(terms(before))))
     return bool(subject.nouns & own or GENERIC_HEADS & own) and not others
+
+
+def _mentions(subject: Subject, sentence: Sentence, before: str) -> bool:
+    """Is a report the subject's, or nobody's in particular? The group it names, else the one
+    just named: its qualifiers ("Syrian", not "foreign") and its kind (fighters, not civilians)."""
+    near = context_qualifiers(sentence.text) or context_qualifiers(before)
+    kinds = set(terms(sentence.text)) & _GROUPS or set(terms(before)) & _GROUPS
+    if subject.nouns and kinds and not subject.nouns & kinds:
+        return False
+    if not subject.qualifiers:
+        return _names_no_other(subject, sentence.text)
+    return not near or bool(subject.qualifiers & near) and not near - subject.qualifiers
+
+
+_GROUPS = {"fighter", "civilian"}  # the kinds of people a report of movement is about (jihadists, militants … are fighters)
 
 
 def _names_no_other(subject: Subject, text: str) -> bool:

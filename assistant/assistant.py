@@ -37,6 +37,7 @@ _offline.configure()
 
 _ANOTHER_PARTY = re.compile(r"^\s*(?:and|what about|how about)\s+(?:the\s+)?[\w\-’' ]{2,40}\??\s*$", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+DESTINATION_FLOOR = 0.15  # ... or this, for a sentence saying where someone headed, to "where did they go?"
 CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy bear on the question
 MAX_COPIES = 8  # citations for one statement
 READINGS = 65536  # sentences whose claims and speaker are kept between questions
@@ -96,7 +97,7 @@ class Assistant:
         q.focus = self.ranker.focus(q)
         ranked = self.ranker.rank(q, self._retrieve(q))
         statements = self._with_copies(group_copies(ranked))
-        evidence = self._evidence(ranked)
+        evidence = self._evidence(ranked, q)
         if q.context and _ANOTHER_PARTY.match(q.text) and any(self._speaks(q.terms, e) for e in evidence):
             q.compares = True  # "And the US-led coalition?" after what the monitor said: its account beside the monitor's
         every = self._claims(ranked, q.focus)
@@ -156,7 +157,18 @@ class Assistant:
         asked = alternatives.alternatives(q.text)
         if asked:
             evidence += self.retriever.evidence_of(self._outcomes_told(q, asked, evidence), q.query)
+        if alternatives.asks_destination(q.text):
+            evidence += self.retriever.evidence_of(self._destinations_told(q, evidence), q.query)
         return evidence
+
+    def _destinations_told(self, q: Question, evidence: list) -> list:
+        """ "Where did they go?": the sentences of the articles retrieval found that say where
+        someone headed, or that nobody knows ("The convoy would head to the remaining territory
+        in eastern Syria"), which retrieval misses when they share no word with the question."""
+        seen = {(e.source, e.sentence.index) for e in evidence}
+        rows = [s for source in dict.fromkeys(e.source for e in evidence) for s in self.index.sentences.get(source, [])
+                if (s.source, s.index) not in seen and alternatives.tells_destination(s.text)]
+        return self._most_like(q, rows)[:MAX_OUTCOMES]
 
     def _outcomes_told(self, q: Question, asked: tuple, evidence: list) -> list:
         """For an either-or question ("did they want out, or fight to the end?", read as `asked`),
@@ -247,11 +259,16 @@ class Assistant:
         """The text of the sentence before `sentence` in its article ("" for the first)."""
         return "".join(s.text for s in self.ranker.neighbours(sentence, 1, 0))
 
-    def _evidence(self, ranked: list[Scored]) -> list[Evidence]:
-        """Ranked evidence with each sentence's speaker, for pairing denials with assertions."""
+    def _evidence(self, ranked: list[Scored], q: Question) -> list[Evidence]:
+        """Ranked evidence with each sentence's speaker, for pairing denials with assertions. To
+        "where did they go?", which borrows all its words from the earlier turn, a sentence saying
+        where someone headed answers by its kind, so it need share fewer of them ("The convoy
+        would head to …")."""
         evidence = []
+        destination = alternatives.asks_where_they_went(q)
         for item in ranked:
-            if item.relevance >= CLAIM_FLOOR:
+            if item.relevance >= CLAIM_FLOOR or destination and item.relevance >= DESTINATION_FLOOR \
+                    and alternatives.tells_destination(item.sentence.text):
                 speaker = self.index.lexicon.speaker_of(item.sentence)
                 named_in = speaker.named_in if speaker and speaker.named_in != item.sentence else None
                 evidence.append(Evidence(item.sentence, speaker.name if speaker else None, item.relevance, named_in))

@@ -46,6 +46,7 @@ class Found:
 
     topic: str
     sides: list[list[Claim]]
+    answers_kind: bool = False  # each side answers what the question asks by its kind ("where?": a destination)
 
     def to_model(self, citations: list) -> Discrepancy:
         """The Answer's form, each claim with the marker that cites its sentence."""
@@ -163,7 +164,7 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
                               and c.event == event for c in side)  # its event told, not merely not another
 
     def bearing_part(f: Found) -> Found | None:
-        near = [max(stated(c) for c in side) >= floor or counted(side) or side[0].kind == "denial" and _denies_focus(side[0], focus)
+        near = [f.answers_kind or max(stated(c) for c in side) >= floor or counted(side) or side[0].kind == "denial" and _denies_focus(side[0], focus)
                 or any(set(terms(c.speaker or "")) & earlier for c in side) for side in f.sides]
         for i, side in enumerate(f.sides):  # one speaker quoted differently: as relevant as the best quote
             near[i] = near[i] or any(near[j] and same_speaker(side[0].speaker, o[0].speaker) and side[0].kind == "quantity"

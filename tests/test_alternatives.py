@@ -93,6 +93,31 @@ def test_a_destination_one_party_calls_unknown_and_another_names_is_a_dispute_un
     assert destinations(analyse("Why did the local rebels head off?"), found, before.get, lambda t: False) == []
 
 
+
+def test_a_report_naming_no_group_is_the_groups_the_sentence_before_names():
+    from assistant.alternatives import destinations
+
+    found, before = evidence(
+        ("\"All local rebels left the valley this week,\" monitor head Ana Berg said, adding they headed to unknown "
+         "destinations.", "monitor head Ana Berg"),
+        ("The council said those who left were all local rebels and their families. "
+         "The convoy would head to the hills of North Varo, Tomas Vey of the town council said.", "Tomas Vey of the town council"),
+        ("Some foreign rebels had left in the convoy, a trader said. The convoy would head to the coast, the trader added.",
+         "a trader"))
+    [dispute] = destinations(analyse("Where were the local rebels headed?"), found, before.get, lambda t: False)
+    assert [side[0].speaker for side in dispute.sides] == ["monitor head Ana Berg", "Tomas Vey of the town council"]
+    # the foreign rebels' convoy has a destination, but nobody calls theirs unknown
+    assert destinations(analyse("Where were the foreign rebels headed?"), found, before.get, lambda t: False) == []
+    # nor are the fighters' destinations the civilians', asked directly or after a turn about them
+    assert destinations(analyse("Where did the civilians go?"), found, before.get, lambda t: False) == []
+    after_civilians = [{"role": "user", "content": "How many civilians left the valley?"},
+                       {"role": "assistant", "content": "About 300 civilians left, the council said."}]
+    assert destinations(analyse("where did they go?", after_civilians), found, before.get, lambda t: False) == []
+    after_rebels = [{"role": "user", "content": "Did all the local rebels leave the valley?"},
+                    {"role": "assistant", "content": "Yes, monitor head Ana Berg said all local rebels left."}]
+    assert destinations(analyse("where did they go?", after_rebels), found, before.get, lambda t: False)
+
+
 def test_an_intention_is_disputed_only_by_reports_of_what_was_meant():
     q = analyse("Did the foreign rebels want to get out of the town or fight on?")
     found, before = evidence(

@@ -668,3 +668,16 @@ def test_who_said_that_finds_the_words_just_given_and_names_who_said_them(tmp_pa
     # a relative "who told" is no question about who said what
     assert not bot.ranker._fit("person", analyse("what is the name of the officer who told reporters about it?"),
                                bot.index.sentences["ferry.txt"][3]) > 0
+
+
+@pytest.mark.slow
+def test_where_they_went_after_a_turn_about_the_syrian_fighters_sets_unknown_against_the_named_territory(seeds_bot):
+    fighters = [{"role": "user", "content": "did all the syrian IS fighters leave raqqa?"},
+                {"role": "assistant", "content": "The Observatory said all Syrian IS fighters left the city over the past five days."}]
+    answer = seeds_bot.ask("where did they go?", history=fighters)
+    [dispute] = answer.discrepancies
+    assert dispute.topic == "where they were headed" and "unknown destinations" in answer.text and "eastern Syria" in answer.text
+    civilians = [{"role": "user", "content": "how many civilians left raqqa?"},
+                 {"role": "assistant", "content": "More than 3,000 civilians left, SDF spokesman Talal Sello said."}]
+    assert seeds_bot.ask("where did they go?", history=civilians).discrepancies == []  # the fighters' destinations are not theirs
+    assert seeds_bot.ask("where are the foreign fighters going?").discrepancies == []
