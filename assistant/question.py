@@ -64,8 +64,8 @@ class Question:
 
 
 def answer_kind(text: str) -> str:
-    lowered = spelled_out(text.lower().strip())
-    opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(re.sub(r"^(?:and|so|but|then)\s+", "", lowered))
+    lowered = re.sub(r"^(?:and|so|but|then|also),?\s+", "", spelled_out(text.lower().strip()))  # "and where did they go?"
+    opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(lowered)
     for kind, pattern in _KIND_PATTERNS:
         match = re.search(pattern, lowered)
         if match and not (opened and kind != "yesno" and match.start() > 0 and _relative(lowered, match.start())):

@@ -454,7 +454,8 @@ def _place_fit(question: Question, text: str) -> float:
     if re.search(r"\bbased\b|\bheadquarter|\blocated\b", question.text, re.I):  # "Where is it based?": "the Britain-based …", "based in …"
         return 0.2 if re.search(r"\w-based\b|\bbased (?:in|at)\b", text) else -0.1
     asked = {stem(w) for n in names(question.text) | question.context_names for w in n.split()} | {"is"}  # "Raqa" is
-    asked |= {stem(w) for w in words(question.text)}  # the asked "Raqqa" (or the earlier turn's), "deir ezzor" in lower case; IS no place
+    asked |= {stem(w) for w in words(f"{question.text} {question.context}")}  # the asked "Raqqa" (or the earlier turn's),
+    # "deir ezzor" in lower case; IS no place
     found = ORIGIN if _ASKS_ORIGIN.search(question.text) else PLACE  # "where do they come from?": not where they go
     places = [m.group(1) for m in found.finditer(text) if not {stem(w) for w in m.group(1).split() if w.lower() != "the"} <= asked
               and not {w.lower() for w in m.group(1).split()} & ORG_WORDS

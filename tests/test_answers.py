@@ -61,6 +61,13 @@ def test_follow_up_resolves_its_pronoun_from_history(seeds_bot):
     answer = seeds_bot.ask("What did she say about the earlier comment?", history=history)
     assert not answer.abstained
     assert "was wrong" in answer.text and "Laila Mostafa" in answer.text
+    # "and where did they go?" asks a place (the opening "and" is no relative clause), and not the
+    # place the earlier turn already named
+    assert analyse("and where did they go?").kind == "place"
+    crowd = [{"role": "user", "content": "how many people got out of raqqa on saturday night?"},
+             {"role": "assistant", "content": "More than 3,000 civilians left the city, SDF spokesman Talal Sello said."}]
+    answer = seeds_bot.ask("and where did they go?", history=crowd)
+    assert "areas controlled by the SDF" in answer.text.split("[")[0]
 
 
 @pytest.mark.parametrize("question, message", [("", "empty"), ("   \n\t", "empty"), ("x" * 5000, "limit"),
