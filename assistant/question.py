@@ -69,8 +69,8 @@ def answer_kind(text: str) -> str:
     for kind, pattern in _KIND_PATTERNS:
         match = re.search(pattern, lowered)
         if match and not (opened and kind != "yesno" and match.start() > 0 and _relative(lowered, match.start())):
-            if kind == "definition" and not _NAMED.search(spelled_out(text.strip())[match.start():]):
-                continue  # "what was their stated aim?" asks no name's meaning
+            if kind == "definition" and not _NAMED.search(spelled_out(text.strip())[match.start():]) and not text.islower():
+                continue  # "what was their stated aim?" asks no name's meaning; all in lower case, any may be a name
             return kind
     return "other"
 

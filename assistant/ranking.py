@@ -292,16 +292,25 @@ def _defines(question: Question, text: str) -> bool:
     """Does `text` say what the question's name is: the name (or a run of capitalised words
     whose initials spell it) followed by ", a/an …" or "is a/an …"?"""
     initials = lambda name: "".join(w[0] for w in name.split() if w[:1].isupper())  # noqa: E731
-    asked = names(question.text)
+    asked = {n.lower() for n in names(question.text) or _lower_case_name(question.text)}  # compared in any case
     for match in _APPOSITIVE.finditer(text):
         named = match.group(1).strip("() ")
-        if any(n == named or n in named.split() or n == initials(named) or named == initials(n) for n in asked):
+        short, words_of = initials(named).lower(), [w.strip("()").lower() for w in named.split()]
+        if any(n in (named.lower(), short) or n in words_of or named.lower() == "".join(w[0] for w in n.split())
+               for n in asked):
             return True  # "SDF" for "Syrian Democratic Forces (SDF), a …"; "RCC - a …" for "the Raqqa Civil Council"
     return False
 
 
-_APPOSITIVE = re.compile(r"((?:\(?[A-Z][\w\-’']*\)?\s*)+?)\)?(?:,|\s+[-–—])?\s+(?:(?:is|was|are|were)\s+)?(?:a|an)\s+"
-                         r"(?!\w+\s+(?:of|for)\b)", re.M)
+_APPOSITIVE = re.compile(r"((?:\(?[A-Z][\w\-’']*\)?\s*)+?)\)?(?:(?:,|\s+[-–—])?\s+(?:(?:is|was|are|were)\s+)?(?:a|an)\s+"
+                         r"(?!\w+\s+(?:of|for)\b)|,\s+(?:formed|founded|set up|created|established)\s+(?:by|under|in|to)\b)", re.M)
+# "…, formed under SDF auspices to oversee the city": a participle says what it is too
+
+
+def _lower_case_name(text: str) -> set[str]:
+    """ "what exactly is the raqqa civil council": the asked name, typed in lower case."""
+    asked = re.search(r"\b(?:is|are|was|were)\s+(?:exactly\s+)?(?:the\s+)?([a-z][\w\-’' ]+?)\s*\?*\s*$", text)
+    return {asked.group(1).title()} if asked and text.islower() else set()
 
 
 HEADLINE = 0.2  # a headline states what the story's sentences say in full and attribute

@@ -591,6 +591,12 @@ def test_what_a_name_is_is_answered_by_the_sentence_that_says_so():
     assert _defines(q, "Talks with the Valley Farmers Union (VFU), a regional alliance of growers, ended.")
     assert _defines(analyse("What is the Valley Farmers Union?"), "Members of the VFU - a growers' alliance - met.")
     assert not _defines(q, "The VFU said a deal was close.")
+    # typed all in lower case, a name is still asked; a participle says what it is too
+    lower = analyse("what exactly is the valley farmers union")
+    assert lower.kind == "definition"
+    assert _defines(lower, "Ana Berg, head of the Valley Farmers Union, formed by growers to sell the harvest, spoke.")
+    assert _defines(analyse("what is the vfu"), "Members of the VFU - a growers' alliance - met.")
+    assert not _defines(lower, "They sent a message to the Valley Farmers Union.")
 
 
 def test_holdout11_kinds_read_right_on_sentences_of_the_question_alone():
