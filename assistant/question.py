@@ -87,6 +87,19 @@ def spelled_out(text: str) -> str:
     return _UNAPOSTROPHISED.sub(r"\1 is", _CONTRACTED.sub(r"\1 is", text))
 
 
+# Chat shorthand, as people type a quick question: "how many r there", "wat did he say abt it"
+_SHORTHAND = {"r": "are", "u": "you", "ur": "your", "abt": "about", "b4": "before", "bc": "because", "cuz": "because",
+              "coz": "because", "wat": "what", "wht": "what", "hw": "how", "ppl": "people", "thru": "through",
+              "govt": "government", "tho": "though", "pls": "please", "w/": "with", "w/o": "without"}
+_SHORTHAND_WORD = re.compile(r"(?<![\w/’'.\-])(?:" + "|".join(sorted(map(re.escape, _SHORTHAND), key=len, reverse=True))
+                             + r")(?![\w/’'\-]|\.\w)", re.I)  # not the "U" of "U.S." nor "R-rated"
+
+
+def in_full(text: str) -> str:
+    """The question with chat shorthand written out: "how many of them r there" -> "… are there"."""
+    return _SHORTHAND_WORD.sub(lambda m: _SHORTHAND[m.group().lower()], text)
+
+
 _WH_OPENING = re.compile(r"(?:how|what|why|when|where|which|who|whom|whose)\b")
 
 
@@ -130,6 +143,7 @@ _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w
 
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
+    text = in_full(text)
     question = Question(text=text, kind=answer_kind(text), terms=terms(text), target=counted_thing(text))
     question.compares = bool(_ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
                              or _REPORTED.search(text) and _AGREEMENT.search(_REPORTED.split(text)[-1]))  # "X says …. do the Kurds confirm that?"

@@ -697,3 +697,13 @@ def test_where_they_went_after_a_turn_about_the_syrian_fighters_sets_unknown_aga
                  {"role": "assistant", "content": "More than 3,000 civilians left, SDF spokesman Talal Sello said."}]
     assert seeds_bot.ask("where did they go?", history=civilians).discrepancies == []  # the fighters' destinations are not theirs
     assert seeds_bot.ask("where are the foreign fighters going?").discrepancies == []
+
+
+def test_chat_shorthand_is_read_in_full():
+    from assistant.question import in_full
+
+    assert in_full("how many of them r there") == "how many of them are there"
+    assert in_full("wat did he say abt it? does the monitor agree w/ that?") == \
+        "what did he say about it? does the monitor agree with that?"
+    assert in_full("is the U.S. in it, and the K-9 units?") == "is the U.S. in it, and the K-9 units?"
+    assert analyse("hw many ppl left?").kind == "number" and "peopl" in analyse("hw many ppl left?").terms
