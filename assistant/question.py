@@ -145,6 +145,10 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
     text = in_full(text)
     question = Question(text=text, kind=answer_kind(text), terms=terms(text), target=counted_thing(text))
+    asked, aside = _with_aside(text)
+    if aside:  # "why were there civilians in the convoy? wasn't the deal that they'd be let go": the aside weighs half
+        question.terms = terms(asked)
+        question.context_terms = [t for t in terms(aside) if t not in question.terms]
     question.compares = bool(_ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
                              or _REPORTED.search(text) and _AGREEMENT.search(_REPORTED.split(text)[-1]))  # "X says …. do the Kurds confirm that?"
     if question.kind == "number":  # "what share of the city …?" is answered "90 per cent of the city"
@@ -165,7 +169,7 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         if not question.target and question.kind == "number":
             question.target = counted_thing(user)
         source = _strip_markers(assistant) if _WHO_SAID_THAT.search(text) and assistant else user  # what "that" is
-        question.context_terms = [t for t in terms(source) if t not in question.terms]
+        question.context_terms = list(dict.fromkeys([t for t in terms(source) if t not in question.terms] + question.context_terms))
         question.context_names = names(user) | names(_strip_markers(assistant))
         question.context = user
         question.answered = _strip_markers(assistant)
@@ -179,6 +183,16 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
 # "Who said that?": whose words the answer just given reports, so those words are what to find
 _WHO_SAID_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|which \w+)\s+(?:was it that\s+)?(?:said|says|say|told|claimed|stated|made)\s+"
                             r"(?:that|this|it|those)\b", re.I)
+def _with_aside(text: str) -> tuple[str, str]:
+    """A question followed by an aside the user adds ("…? wasn't the deal that they'd be let go"):
+    (the question, the aside); ("", "") when the text asks no wh-question first, or asks another after it."""
+    first, mark, rest = text.partition("?")
+    if not mark or not rest.strip(" ?") or answer_kind(first) in ("yesno", "other") \
+            or answer_kind(rest) not in ("yesno", "other") or _WH_OPENING.match(rest.strip().lower()):
+        return "", ""
+    return first + "?", rest.strip()
+
+
 _REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported)\b[^.?!-]*[.?!-]\s+", re.I)  # a claim, then a question on it
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}

@@ -707,3 +707,10 @@ def test_chat_shorthand_is_read_in_full():
         "what did he say about it? does the monitor agree with that?"
     assert in_full("is the U.S. in it, and the K-9 units?") == "is the U.S. in it, and the K-9 units?"
     assert analyse("hw many ppl left?").kind == "number" and "peopl" in analyse("hw many ppl left?").terms
+
+
+def test_an_aside_after_the_question_weighs_half():
+    q = analyse("why did the ferry stay in port? wasn't the strike over by then")
+    assert q.kind == "reason" and q.terms == ["ferri", "remain", "port"] and "strike" in q.context_terms
+    both = analyse("who runs the union? where is it based?")  # a second question is no aside
+    assert "base" in both.terms and not both.context_terms
