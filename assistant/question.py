@@ -143,7 +143,7 @@ _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w
 
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
-    text = in_full(text)
+    text = _one_question(in_full(text))
     question = Question(text=text, kind=answer_kind(text), terms=terms(text), target=counted_thing(text))
     asked, aside = _with_aside(text)
     if aside:  # "why were there civilians in the convoy? wasn't the deal that they'd be let go": the aside weighs half
@@ -183,6 +183,19 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
 # "Who said that?": whose words the answer just given reports, so those words are what to find
 _WHO_SAID_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|which \w+)\s+(?:was it that\s+)?(?:said|says|say|told|claimed|stated|made)\s+"
                             r"(?:that|this|it|those)\b", re.I)
+def _one_question(text: str) -> str:
+    """ "and the foreign ones? are they allowed out too?" -> "are the foreign ones allowed out
+    too?": an elliptical opening names whom the question after it means by its pronoun."""
+    split = _ELLIPTICAL_THEN.match(text)
+    if not split or not _PRONOUN.search(split["rest"]) or _PRONOUN.fullmatch(split["who"]):
+        return text
+    return _PRONOUN.sub(split["who"], split["rest"], count=1)
+
+
+_ELLIPTICAL_THEN = re.compile(r"^\s*(?:and|what about|how about)\s+(?P<who>[^?.!]{2,40}?)\s*\?\s+(?P<rest>\S.*)$", re.I)
+_PRONOUN = re.compile(r"\b(?:they|them|it|he|she|him|her)\b", re.I)
+
+
 def _with_aside(text: str) -> tuple[str, str]:
     """A question followed by an aside the user adds ("…? wasn't the deal that they'd be let go"):
     (the question, the aside); ("", "") when the text asks no wh-question first, or asks another after it."""

@@ -714,3 +714,10 @@ def test_an_aside_after_the_question_weighs_half():
     assert q.kind == "reason" and q.terms == ["ferri", "remain", "port"] and "strike" in q.context_terms
     both = analyse("who runs the union? where is it based?")  # a second question is no aside
     assert "base" in both.terms and not both.context_terms
+
+
+def test_an_elliptical_opening_names_whom_the_next_question_means():
+    assert analyse("and the foreign ones? are they allowed out too?").text == "are the foreign ones allowed out too?"
+    assert analyse("what about the port authority? what did it say?").text == "what did the port authority say?"
+    assert analyse("and him? when did he say it?").text == "and him? when did he say it?"  # a pronoun names no one
+    assert analyse("and the observatory?").text == "and the observatory?"
