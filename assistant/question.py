@@ -90,14 +90,18 @@ def spelled_out(text: str) -> str:
 # Chat shorthand, as people type a quick question: "how many r there", "wat did he say abt it"
 _SHORTHAND = {"r": "are", "u": "you", "ur": "your", "abt": "about", "b4": "before", "bc": "because", "cuz": "because",
               "coz": "because", "wat": "what", "wht": "what", "hw": "how", "ppl": "people", "thru": "through",
-              "govt": "government", "tho": "though", "pls": "please", "w/": "with", "w/o": "without"}
+              "govt": "government", "tho": "though", "pls": "please", "w/": "with", "w/o": "without", "hrs": "hours",
+              "yrs": "years", "mins": "minutes"}
 _SHORTHAND_WORD = re.compile(r"(?<![\w/’'.\-])(?:" + "|".join(sorted(map(re.escape, _SHORTHAND), key=len, reverse=True))
                              + r")(?![\w/’'\-]|\.\w)", re.I)  # not the "U" of "U.S." nor "R-rated"
 
 
 def in_full(text: str) -> str:
     """The question with chat shorthand written out: "how many of them r there" -> "… are there"."""
-    return _SHORTHAND_WORD.sub(lambda m: _SHORTHAND[m.group().lower()], text)
+    return _ACCORDING.sub("according", _SHORTHAND_WORD.sub(lambda m: _SHORTHAND[m.group().lower()], text))
+
+
+_ACCORDING = re.compile(r"\bac{1,2}or{1,2}d\w{1,4}(?=\s+to\b)", re.I)  # "acording to the coalition": whose account it asks
 
 
 _WH_OPENING = re.compile(r"(?:how|what|why|when|where|which|who|whom|whose)\b")

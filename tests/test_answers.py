@@ -706,6 +706,8 @@ def test_chat_shorthand_is_read_in_full():
     assert in_full("wat did he say abt it? does the monitor agree w/ that?") == \
         "what did he say about it? does the monitor agree with that?"
     assert in_full("is the U.S. in it, and the K-9 units?") == "is the U.S. in it, and the K-9 units?"
+    assert in_full("how many in the last 24 hrs acording to the port") == "how many in the last 24 hours according to the port"
+    assert in_full("the accord to end it") == "the accord to end it"
     assert analyse("hw many ppl left?").kind == "number" and "peopl" in analyse("hw many ppl left?").terms
 
 
