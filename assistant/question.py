@@ -163,6 +163,7 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     previous = _previous_turns(normalise_history(history))
     if previous and _leans_on_history(text, question.terms):
         user, assistant = previous
+        user = in_full(user)
         if question.kind == "other" and user:
             elliptical = re.match(r"^(?:what about|how about|and(?!\s+(?:what|who|whom|whose|where|when|why|how|which)\b))\b",
                                   text.strip(), re.I)  # "And the foreign ones?"; not "and what did she say …?"
@@ -202,9 +203,10 @@ _PRONOUN = re.compile(r"\b(?:they|them|it|he|she|him|her)\b", re.I)
 
 def _with_aside(text: str) -> tuple[str, str]:
     """A question followed by an aside the user adds ("…? wasn't the deal that they'd be let go"):
-    (the question, the aside); ("", "") when the text asks no wh-question first, or asks another after it."""
+    (the question, the aside); ("", "") when the text asks no wh-question first, or asks another
+    after it (with a question mark: "…, really? is it 275 fighters or 275 total?")."""
     first, mark, rest = text.partition("?")
-    if not mark or not rest.strip(" ?") or answer_kind(first) in ("yesno", "other") \
+    if not mark or not rest.strip(" ?") or "?" in rest or answer_kind(first) in ("yesno", "other") \
             or answer_kind(rest) not in ("yesno", "other") or _WH_OPENING.match(rest.strip().lower()):
         return "", ""
     return first + "?", rest.strip()

@@ -716,6 +716,8 @@ def test_an_aside_after_the_question_weighs_half():
     assert q.kind == "reason" and q.terms == ["ferri", "remain", "port"] and "strike" in q.context_terms
     both = analyse("who runs the union? where is it based?")  # a second question is no aside
     assert "base" in both.terms and not both.context_terms
+    again = analyse("how many people were on board, really? is it 40 sailors or 40 in all?")
+    assert "sailor" in again.terms  # nor is one with a question mark
 
 
 def test_an_elliptical_opening_names_whom_the_next_question_means():
