@@ -119,7 +119,7 @@ def alternatives(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
     parts = _OR.split(text.strip().rstrip("?"), maxsplit=1)
     if len(parts) != 2:
         return None
-    first, second = (event_in(part) for part in parts)
+    first, second = event_in(parts[0], last=True), event_in(parts[1])  # "the jihadists still in Raqqa want out": the verb
     if not first or not second or first[0] == second[0]:
         return None
     before = fold_phrasal(_AUX.sub("", parts[0]))[: first[1]]
@@ -141,14 +141,17 @@ def tells_either(asked: tuple[Subject, tuple[str, str], bool], text: str) -> boo
     return any(_has(event, folded) for event in events) and _names_no_other(subject, text)
 
 
-def event_in(text: str) -> tuple[str, int] | None:
-    """The first tracked event in `text` (phrasal verbs folded) and where it starts in the folded text."""
+def event_in(text: str, last: bool = False) -> tuple[str, int] | None:
+    """The first (or `last`) tracked event in `text` (phrasal verbs folded) and where it starts
+    in the folded text."""
     folded = fold_phrasal(_AUX.sub("", text))
-    remaining = REMAINING.search(folded)
-    if remaining:
-        return "remain", remaining.start()
-    found = [(m.start(), event) for event, pattern in EVENTS.items() if (m := re.search(rf"\b(?:{pattern})\b", folded, re.I))]
-    return (min(found)[1], min(found)[0]) if found else None
+    found = [(m.start(), "remain") for m in REMAINING.finditer(folded)]
+    found += [(m.start(), event) for event, pattern in EVENTS.items() for m in re.finditer(rf"\b(?:{pattern})\b", folded, re.I)
+              if not any(start <= m.start() < start + 12 for start, kind in found if kind == "remain")]  # "left" of "are left"
+    if not found:
+        return None
+    at, event = max(found) if last else min(found)
+    return event, at
 
 
 def _reports(event: str, subject: Subject, evidence: list[Evidence], other: str, before,

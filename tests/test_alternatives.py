@@ -24,6 +24,8 @@ def test_an_either_or_question_offers_two_events_about_one_subject():
     assert not alternatives("Did the local rebels give themselves up, or did they slip away?")[2]
     assert alternatives("Did the Kurdish or the Arab units take the town?") is None  # one event, two subjects
     assert alternatives("How many rebels surrendered?") is None
+    # the subject's own "still in the town" is no first outcome: the verb after it is
+    assert alternatives("Do the foreign rebels still in the town want out, or are they planning to fight on?")[1] == ("left", "remain")
 
 
 def test_different_speakers_reporting_each_outcome_is_a_dispute_each_side_in_its_own_words():
