@@ -725,3 +725,24 @@ def test_an_elliptical_opening_names_whom_the_next_question_means():
     assert analyse("what about the port authority? what did it say?").text == "what did the port authority say?"
     assert analyse("and him? when did he say it?").text == "and him? when did he say it?"  # a pronoun names no one
     assert analyse("and the observatory?").text == "and the observatory?"
+
+
+def test_the_best_statement_that_answers_is_chosen_when_nearly_as_good_as_the_best_scored():
+    from assistant.answering.extractive import ExtractiveAnswerer
+    from assistant.index import Sentence
+    from assistant.ranking import Scored, Statement
+    from assistant.retrieval import Evidence
+
+    def statement(text: str, relevance: float, fit: float) -> Statement:
+        return Statement(text, [Scored(Evidence(Sentence("a.txt", 0, 0, len(text), text), 0.0, 0.0), relevance, fit)])
+
+    answerer, who = ExtractiveAnswerer(index=None), analyse("who did the strikers contact?")
+    named = statement("A port official said the strikers went home.", 0.30, 0.20)  # a person, but barely relevant
+    told = statement("They sent a message to the Port Council.", 0.40, 0.08)
+    assert answerer.choose(who, [named, told]) == [told]
+    far = statement("They sent a message to the Port Council.", 0.34, 0.08)  # not nearly as good: no answer
+    assert answerer.choose(who, [named, far]) == []
+    which = analyse("which town is the ferry going to?")
+    untyped = statement("The ferry would head to the northern coast.", 0.75, -0.1)  # most relevant, names no town
+    elsewhere = statement("The army took Varo in the north.", 0.45, 0.15)
+    assert answerer.choose(which, [untyped, elsewhere]) == []

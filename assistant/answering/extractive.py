@@ -56,10 +56,16 @@ class ExtractiveAnswerer:
         statements = self.about_the_person_meant(question, statements)
         if not statements:
             return []
-        top = statements[0].best
-        if top.relevance < MIN_RELEVANCE or (question.kind in TYPED and top.fit <= 0):
-            return []
-        chosen = [statements[0]]
+        answers = lambda best: best.relevance >= MIN_RELEVANCE and not (question.kind in TYPED and best.fit <= 0)  # noqa: E731
+        # the best statement that answers at all, if nearly as good as the best-scored one: "who did the
+        # surrendering fighters contact?" is answered by "They sent a message to the Raqqa Civil Council …"
+        # though a less relevant sentence that names a person scores a little higher
+        first = next((s for s in statements if answers(s.best) or s.best.relevance >= MIN_RELEVANCE), None)
+        if first is None or not answers(first.best) or first.best.score < NEAR_BEST * statements[0].best.score:
+            return []  # the most relevant statement without the kind of answer asked: the articles don't say it
+        statements = statements[statements.index(first):]
+        top = first.best
+        chosen = [first]
         for statement in statements[1:]:
             best = statement.best
             if len(chosen) >= self.max_sentences or best.score < NEAR_BEST * top.score:
