@@ -21,8 +21,8 @@ from assistant.answer import Answer
 from assistant.answering.extractive import ExtractiveAnswerer, abstention
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
-from assistant.claims import Claim, extract, refers_back
-from assistant.discrepancies import (Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked,
+from assistant.claims import DENIAL, Claim, denial_claims, extract, refers_back
+from assistant.discrepancies import (Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked, denied_head,
                                      find, scoped_to_speaker)
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
@@ -37,7 +37,7 @@ _offline.configure()
 
 _ANOTHER_PARTY = re.compile(r"^\s*(?:and|what about|how about)\s+(?:the\s+)?[\w\-’' ]{2,40}\??\s*$", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-DESTINATION_FLOOR = 0.15  # ... or this, for a sentence saying where someone headed, to "where did they go?"
+LOW_FLOOR = 0.15  # ... or this, for a sentence that answers by what it says (`Assistant._evidence`)
 CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy bear on the question
 MAX_COPIES = 8  # citations for one statement
 READINGS = 65536  # sentences whose claims and speaker are kept between questions
@@ -159,7 +159,24 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._outcomes_told(q, asked, evidence), q.query)
         if alternatives.asks_destination(q.text):
             evidence += self.retriever.evidence_of(self._destinations_told(q, evidence), q.query)
+        if q.compares:
+            evidence += self.retriever.evidence_of(self._what_is_denied(q, evidence), q.query)
         return evidence
+
+    @staticmethod
+    def _denied_heads(sentences: list) -> set[str]:
+        """What the denials among `sentences` deny, by its first word ("negoti")."""
+        return {head for s in sentences if DENIAL.search(s.text) for c in denial_claims(s, None) if (head := denied_head(c))}
+
+    def _what_is_denied(self, q: Question, evidence: list) -> list:
+        """ "The YPG says there are no talks at all - does anyone contradict him?": the sentences of
+        the articles retrieval found that state what a found denial denies ("negotiations on their
+        fate are still ongoing"), which retrieval misses when they share little with the question."""
+        seen = {(e.source, e.sentence.index) for e in evidence}
+        denied = self._denied_heads([e.sentence for e in evidence])
+        rows = [s for source in dict.fromkeys(e.source for e in evidence) for s in self.index.sentences.get(source, [])
+                if (s.source, s.index) not in seen and denied & self.index.lexicon.terms_of(s) and not DENIAL.search(s.text)]
+        return self._most_like(q, rows)[:MAX_OUTCOMES]
 
     def _destinations_told(self, q: Question, evidence: list) -> list:
         """ "Where did they go?": the sentences of the articles retrieval found that say where
@@ -260,15 +277,19 @@ class Assistant:
         return "".join(s.text for s in self.ranker.neighbours(sentence, 1, 0))
 
     def _evidence(self, ranked: list[Scored], q: Question) -> list[Evidence]:
-        """Ranked evidence with each sentence's speaker, for pairing denials with assertions. To
-        "where did they go?", which borrows all its words from the earlier turn, a sentence saying
-        where someone headed answers by its kind, so it need share fewer of them ("The convoy
-        would head to …")."""
+        """Ranked evidence with each sentence's speaker, for pairing denials with assertions. Some
+        sentences answer by what they say, so they need share fewer of the question's words
+        (`LOW_FLOOR`): to "where did they go?", which borrows all its words from the earlier turn,
+        one saying where someone headed ("The convoy would head to …"); to "does anyone contradict
+        him?", one stating what a denial found denies ("negotiations … are still ongoing")."""
         evidence = []
         destination = alternatives.asks_where_they_went(q)
+        denied = self._denied_heads([r.sentence for r in ranked if r.relevance >= CLAIM_FLOOR]) if q.compares else set()
         for item in ranked:
-            if item.relevance >= CLAIM_FLOOR or destination and item.relevance >= DESTINATION_FLOOR \
-                    and alternatives.tells_destination(item.sentence.text):
+            low = item.relevance >= LOW_FLOOR and (
+                destination and alternatives.tells_destination(item.sentence.text)
+                or denied & self.index.lexicon.terms_of(item.sentence) and not DENIAL.search(item.sentence.text))
+            if item.relevance >= CLAIM_FLOOR or low:
                 speaker = self.index.lexicon.speaker_of(item.sentence)
                 named_in = speaker.named_in if speaker and speaker.named_in != item.sentence else None
                 evidence.append(Evidence(item.sentence, speaker.name if speaker else None, item.relevance, named_in))

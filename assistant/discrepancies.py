@@ -164,7 +164,8 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
                               and c.event == event for c in side)  # its event told, not merely not another
 
     def bearing_part(f: Found) -> Found | None:
-        near = [f.answers_kind or max(stated(c) for c in side) >= floor or counted(side) or side[0].kind == "denial" and _denies_focus(side[0], focus)
+        against = f.sides[-1][0].kind == "denial" and question is not None and question.compares  # "does anyone contradict him?"
+        near = [f.answers_kind or against or max(stated(c) for c in side) >= floor or counted(side) or side[0].kind == "denial" and _denies_focus(side[0], focus)
                 or any(set(terms(c.speaker or "")) & earlier for c in side) for side in f.sides]
         for i, side in enumerate(f.sides):  # one speaker quoted differently: as relevant as the best quote
             near[i] = near[i] or any(near[j] and same_speaker(side[0].speaker, o[0].speaker) and side[0].kind == "quantity"
@@ -467,8 +468,7 @@ def _assertions_of(denial: Claim, claims: list[Claim], evidence: list[Evidence])
     reported = next((c for c in claims if c.kind == "assertion" and c.sentence == denial.sentence), None)
     if reported:
         return [reported]
-    head = next((t for t in terms(denial.sentence.text) if t in denial.denied), None)
-    wanted = {head, denial.predicate} - {None}  # a negation: its subject and its verb ("foreign", "leave")
+    wanted = {denied_head(denial), denial.predicate} - {None}  # a negation: its subject and its verb ("foreign", "leave")
     found: list[Claim] = []
     for item in evidence:
         s = item.sentence
@@ -484,6 +484,11 @@ def _assertions_of(denial: Claim, claims: list[Claim], evidence: list[Evidence])
 
 
 MAX_ASSERTING = 2  # speakers whose assertion is set against one denial
+
+
+def denied_head(denial: Claim) -> str | None:
+    """The first word of what a denial denies, as its sentence writes it ("negoti" of "deny any negotiations")."""
+    return next((t for t in terms(denial.sentence.text) if t in denial.denied), None)
 
 
 def _denied_topic(denial: Claim) -> str:

@@ -746,3 +746,23 @@ def test_the_best_statement_that_answers_is_chosen_when_nearly_as_good_as_the_be
     untyped = statement("The ferry would head to the northern coast.", 0.75, -0.1)  # most relevant, names no town
     elsewhere = statement("The army took Varo in the north.", 0.45, 0.15)
     assert answerer.choose(which, [untyped, elsewhere]) == []
+
+
+@pytest.mark.slow
+def test_does_anyone_contradict_a_denial_sets_it_against_what_it_denies(tmp_path):
+    from assistant import Assistant
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "union.txt").write_text(
+        "Dock talks\n\nThe union denied on Monday any talks were taking place with the port owners. "
+        "\"We completely deny any negotiations or deal with the owners,\" union leader Marta Olsen told reporters.\n",
+        encoding="utf-8")
+    (corpus / "monitor.txt").write_text(
+        "Strike may end\n\nAbout 40 ships are waiting outside the harbour, the shipping monitor said. "
+        "According to monitor head Ines Paul, negotiations on the pay rise are still ongoing.\n", encoding="utf-8")
+    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store")
+    answer = bot.ask("the union says there are no talks with the owners at all - does anyone contradict that?")
+    [dispute] = answer.discrepancies
+    assert {c.attributed_to for c in dispute.claims} >= {"monitor head Ines Paul"}
+    assert "negotiations on the pay rise are still ongoing" in answer.text
