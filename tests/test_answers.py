@@ -667,16 +667,11 @@ def test_a_two_part_question_gets_both_parts_even_when_one_sentence_answers_the_
 
 @pytest.mark.slow
 def test_who_said_that_finds_the_words_just_given_and_names_who_said_them(tmp_path):
-    from assistant import Assistant
-
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "ferry.txt").write_text(
+    bot = bot_over(tmp_path, ferry=(
         "Ferry talks stall\n\nThe ferry company said on Monday that talks with the union had stalled. "
         "\"We will not sail until the repairs are paid for,\" union leader Marta Olsen said. "
         "\"The last thing we want is passengers stranded on the quay for another week,\" she added. "
-        "The harbour master said the port would stay open.\n", encoding="utf-8")
-    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store")
+        "The harbour master said the port would stay open.\n"))
     history = [{"role": "user", "content": "did the union say why it wanted the dispute over soon?"},
                {"role": "assistant", "content": "Yes: the last thing they want is passengers stranded on the quay for another week."}]
     answer = bot.ask("who said that?", history=history)
@@ -750,18 +745,11 @@ def test_the_best_statement_that_answers_is_chosen_when_nearly_as_good_as_the_be
 
 @pytest.mark.slow
 def test_does_anyone_contradict_a_denial_sets_it_against_what_it_denies(tmp_path):
-    from assistant import Assistant
-
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "union.txt").write_text(
+    bot = bot_over(tmp_path, union=(
         "Dock talks\n\nThe union denied on Monday any talks were taking place with the port owners. "
-        "\"We completely deny any negotiations or deal with the owners,\" union leader Marta Olsen told reporters.\n",
-        encoding="utf-8")
-    (corpus / "monitor.txt").write_text(
-        "Strike may end\n\nAbout 40 ships are waiting outside the harbour, the shipping monitor said. "
-        "According to monitor head Ines Paul, negotiations on the pay rise are still ongoing.\n", encoding="utf-8")
-    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "store")
+        "\"We completely deny any negotiations or deal with the owners,\" union leader Marta Olsen told reporters.\n"),
+        monitor=("Strike may end\n\nAbout 40 ships are waiting outside the harbour, the shipping monitor said. "
+                 "According to monitor head Ines Paul, negotiations on the pay rise are still ongoing.\n"))
     answer = bot.ask("the union says there are no talks with the owners at all - does anyone contradict that?")
     [dispute] = answer.discrepancies
     assert {c.attributed_to for c in dispute.claims} >= {"monitor head Ines Paul"}
