@@ -172,28 +172,28 @@ class Assistant:
         """ "The YPG says there are no talks at all - does anyone contradict him?": the sentences of
         the articles retrieval found that state what a found denial denies ("negotiations on their
         fate are still ongoing"), which retrieval misses when they share little with the question."""
-        seen = {(e.source, e.sentence.index) for e in evidence}
         denied = self._denied_heads([e.sentence for e in evidence])
-        rows = [s for source in dict.fromkeys(e.source for e in evidence) for s in self.index.sentences.get(source, [])
-                if (s.source, s.index) not in seen and denied & self.index.lexicon.terms_of(s) and not DENIAL.search(s.text)]
-        return self._most_like(q, rows)[:MAX_OUTCOMES]
+        return self._missed_in_found(q, evidence, lambda s: bool(denied & self.index.lexicon.terms_of(s))
+                                     and not DENIAL.search(s.text))
 
     def _destinations_told(self, q: Question, evidence: list) -> list:
         """ "Where did they go?": the sentences of the articles retrieval found that say where
         someone headed, or that nobody knows ("The convoy would head to the remaining territory
         in eastern Syria"), which retrieval misses when they share no word with the question."""
-        seen = {(e.source, e.sentence.index) for e in evidence}
-        rows = [s for source in dict.fromkeys(e.source for e in evidence) for s in self.index.sentences.get(source, [])
-                if (s.source, s.index) not in seen and alternatives.tells_destination(s.text)]
-        return self._most_like(q, rows)[:MAX_OUTCOMES]
+        return self._missed_in_found(q, evidence, lambda s: alternatives.tells_destination(s.text))
 
     def _outcomes_told(self, q: Question, asked: tuple, evidence: list) -> list:
         """For an either-or question ("did they want out, or fight to the end?", read as `asked`),
         the sentences of the articles retrieval found that tell either outcome and that it missed
-        ("The foreign fighters are asking to leave in one group …"), at most `MAX_OUTCOMES`."""
+        ("The foreign fighters are asking to leave in one group …")."""
+        return self._missed_in_found(q, evidence, lambda s: alternatives.tells_either(asked, s.text))
+
+    def _missed_in_found(self, q: Question, evidence: list, wanted) -> list:
+        """The sentences of the articles retrieval found, not already evidence, for which
+        `wanted(sentence)` holds: at most `MAX_OUTCOMES`, those sharing most of the question's terms first."""
         seen = {(e.source, e.sentence.index) for e in evidence}
         rows = [s for source in dict.fromkeys(e.source for e in evidence) for s in self.index.sentences.get(source, [])
-                if (s.source, s.index) not in seen and alternatives.tells_either(asked, s.text)]
+                if (s.source, s.index) not in seen and wanted(s)]
         return self._most_like(q, rows)[:MAX_OUTCOMES]
 
     def _quotations_of(self, q: Question, evidence: list) -> list:
