@@ -71,7 +71,7 @@ def destinations(question: Question, evidence: list[Evidence], before: Callable[
         return []
     own = set(question.terms) if not asks_where_they_went(question) else set(terms(question.context))
     subject = Subject(own & QUALIFIERS or set(context_qualifiers(question.context)), own & _GROUPS)
-    motion = set(terms(" ".join(_WHERE_TO.findall(question.text))))
+    motion = _motion(question.text)
     rare = {t for t in question.terms if distinctive(t) and t not in motion}
     covered = [e for e in evidence if rare <= set(terms(e.sentence.text)) | set(terms(before(e.sentence)))]
     unknown = _reports_matching(_UNKNOWN, None, subject, covered, before, relaxed=True)
@@ -88,8 +88,12 @@ def asks_destination(text: str) -> bool:
 
 def asks_where_they_went(question: Question) -> bool:
     """ "Where did they go?" after a turn about someone: it asks where, and names nobody itself."""
-    motion = set(terms(" ".join(_WHERE_TO.findall(question.text))))
-    return bool(question.context) and asks_destination(question.text) and not set(question.terms) - motion
+    return bool(question.context) and asks_destination(question.text) and not set(question.terms) - _motion(question.text)
+
+
+def _motion(text: str) -> set[str]:
+    """The terms of the question's words of going ("go", "headed"): no subject of their own."""
+    return set(terms(" ".join(_WHERE_TO.findall(text))))
 
 
 def tells_destination(text: str) -> bool:

@@ -221,7 +221,7 @@ class Ranker:
         if kind == "number":
             return _number_fit(question, sentence, self.figures(sentence),
                                lambda: " ".join(s.text for s in self.neighbours(sentence, 1, 0)))
-        asks_end = _ASKS_END.search(question.text)  # "when will the fighting stop?": "will continue until the city is clean"
+        asks_end = kind == "time" and _ASKS_END.search(question.text)  # "when will the fighting stop?": "… until the city is clean"
         if kind == "time" and (ASKS_DURATION.search(question.text) or asks_end):  # "how long will it go on?": the same
             ends_until = re.search(r"\b(?:until|till)\s*\?*\s*$", question.text, re.I)  # "what would it go on until?"
             until = (_GOES_ON.search(question.text) or asks_end or ends_until or re.search(r"\b(?:until|till) when\b", question.text, re.I)) \
@@ -310,7 +310,7 @@ _APPOSITIVE = re.compile(r"((?:\(?[A-Z][\w\-’']*\)?\s*)+?)\)?(?:(?:,|\s+[-–�
 def _lower_case_name(text: str) -> set[str]:
     """ "what exactly is the raqqa civil council": the asked name, typed in lower case."""
     asked = re.search(r"\b(?:is|are|was|were)\s+(?:exactly\s+)?(?:the\s+)?([a-z][\w\-’' ]+?)\s*\?*\s*$", text)
-    return {asked.group(1).title()} if asked and text.islower() else set()
+    return {asked.group(1)} if asked and text.islower() else set()
 
 
 HEADLINE = 0.2  # a headline states what the story's sentences say in full and attribute

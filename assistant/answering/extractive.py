@@ -60,7 +60,7 @@ class ExtractiveAnswerer:
         # the best statement that answers at all, if nearly as good as the best-scored one: "who did the
         # surrendering fighters contact?" is answered by "They sent a message to the Raqqa Civil Council …"
         # though a less relevant sentence that names a person scores a little higher
-        first = next((s for s in statements if answers(s.best) or s.best.relevance >= MIN_RELEVANCE), None)
+        first = next((s for s in statements if s.best.relevance >= MIN_RELEVANCE), None)
         if first is None or not answers(first.best) or first.best.score < NEAR_BEST * statements[0].best.score:
             return []  # the most relevant statement without the kind of answer asked: the articles don't say it
         statements = statements[statements.index(first):]
