@@ -261,6 +261,7 @@ def _about(subject: Subject, sentence: Sentence, before: str) -> bool:
 def _mentions(subject: Subject, sentence: Sentence, before: str) -> bool:
     """Is a report the subject's, or nobody's in particular? The group it names, else the one
     just named: its qualifiers ("Syrian", not "foreign") and its kind (fighters, not civilians)."""
+    before = before if _PEOPLE_BACK.match(sentence.text) else ""  # "The convoy would head to …" names its own subject
     near = context_qualifiers(sentence.text) or context_qualifiers(before)
     kinds = set(terms(sentence.text)) & _GROUPS or set(terms(before)) & _GROUPS
     if subject.nouns and kinds and not subject.nouns & kinds:
@@ -270,6 +271,9 @@ def _mentions(subject: Subject, sentence: Sentence, before: str) -> bool:
     return not near or bool(subject.qualifiers & near) and not near - subject.qualifiers
 
 
+# A sentence whose subject is people just named: "They …", "The jihadists left …" (not "The convoy …").
+_PEOPLE_BACK = re.compile(r"^\s*[\"“]?(?:they|their|these|those|the\s+(?:[\w\-]+\s+){0,2}?(?:jihadis\w*|fighters?|militants?|"
+                          r"members?|men|civilians?|families|people|extremists?|terrorists?))\b", re.I)
 _GROUPS = {"fighter", "civilian"}  # the kinds of people a report of movement is about (jihadists, militants … are fighters)
 
 

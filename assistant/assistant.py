@@ -22,7 +22,7 @@ from assistant.answering.extractive import ExtractiveAnswerer, abstention
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import DENIAL, Claim, denial_claims, extract, refers_back
-from assistant.discrepancies import (Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked, denied_head,
+from assistant.discrepancies import (PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked, denied_head,
                                      find, scoped_to_speaker)
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
@@ -101,7 +101,7 @@ class Assistant:
         if q.context and _ANOTHER_PARTY.match(q.text) and any(self._speaks(q.terms, e) for e in evidence):
             q.compares = True  # "And the US-led coalition?" after what the monitor said: its account beside the monitor's
         every = self._claims(ranked, q.focus)
-        distinctive = lambda t: self.ranker.share(t) < DISTINCTIVE  # noqa: E731
+        distinctive = lambda t: 0 < self.ranker.share(t) < DISTINCTIVE  # noqa: E731
         claims = scoped_to_speaker(q, every, distinctive, {e.speaker for e in evidence})
         if len(claims) < len(every):  # "the coalition's line": nor is another speaker's assertion set against it
             speakers = {c.speaker for c in claims}
@@ -221,7 +221,7 @@ class Assistant:
         lexicon, seen = self.index.lexicon, {(e.source, e.sentence.index) for e in evidence}
         heads = asked_heads(q)
         keys = {(source, i) for source in {e.source for e in evidence} for i, head in lexicon.figures.get(source, ())
-                if heads is None or head in heads} - seen
+                if heads is None or head in heads or head in QUALIFIERS and heads & PEOPLE} - seen
         sentences = self._most_like(q, [self.index.sentences[s][i] for s, i in keys])
         counting = [s for s in sentences[: 4 * MAX_FIGURES]
                     if any(c.kind == "quantity" and counts_what_is_asked(q, c) for c in self._claims_in(s.source, s.index))]

@@ -37,6 +37,7 @@ _QUESTION_EVENTS = {"left": r"go|gone|went|got out|get out"}  # question words; 
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
                  "killed": "killed", "captured": "captured", None: ""}
 GENERIC_HEADS = {"member", "peopl", "person", "individu", "one", "guy", "men", "man"}  # "how many IS members": any group counted
+PEOPLE = GENERIC_HEADS | {"fighter", "civilian"}  # what a people named by where they are from ("Syrians") may be
 _NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong|without)\b", re.I)
 
 
@@ -173,6 +174,10 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
         if f.sides[-1][0].kind == "denial" and near[-1]:  # a denial stands against the assertions that bear
             sides = [side for side, ok in zip(f.sides[:-1], near) if ok] + [f.sides[-1]]
             return Found(f.topic, sides) if len(sides) >= 2 else None
+        if f.sides[0][0].kind == "quantity" and not all(near):  # figures that bear still differ without one that does not
+            sides = [side for side, ok in zip(f.sides, near) if ok]
+            differ = any(_disjoint(a, b) or _quoted_differently(a, b) for s in sides for o in sides if o is not s for a in s for b in o)
+            return Found(f.topic, sides, f.answers_kind) if len(sides) >= 2 and differ else None
         return f if all(near) else None
 
     return [part for part in map(bearing_part, found) if part is not None]
@@ -205,7 +210,7 @@ class Evidence:
 def _quantity_conflicts(question: Question, claims: list[Claim]) -> list[Found]:
     relevant = [c for c in claims if c.kind == "quantity" and _about(question, c)]
     found = []
-    for topic_claims in _topics(relevant):
+    for topic_claims in _topics(relevant, by_group=bool(_named_qualifiers(question))):
         sides = _sides(topic_claims)
         conflicting = [s for s in sides if any(_disjoint(a, b) or _quoted_differently(a, b)
                                                for o in sides if o is not s for a in s for b in o)]
@@ -233,21 +238,25 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
         return False
     asked = set(question.terms) | set(question.context_terms)
     nouns = [t for t in question.target if t not in QUALIFIERS]
-    if nouns and claim.head not in nouns and not set(nouns) & GENERIC_HEADS:
-        return False
+    if nouns and claim.head not in nouns and not set(nouns) & GENERIC_HEADS and not (claim.head in QUALIFIERS and set(nouns) & PEOPLE):
+        return False  # "only Syrians, … a total of 275" counts the people asked about, whatever the question calls them
     if not question.target and claim.head not in asked:
         return False
     if question.target and not nouns and not set(question.target) <= set(claim.qualifiers):
         return False  # "how many foreigners": a qualifier standing for the whole phrase
-    own = {q for q in question.terms if q in QUALIFIERS}
-    # the follow-up's own qualifiers win; else those of what it counts ("foreign" of "foreign
-    # jihadists", not "Syrian" of "the Syrian Observatory"); else the earlier question's
-    named = own or ({q for q in question.target if q in QUALIFIERS} if question.target
-                     else context_qualifiers(question.context))
-    if named - set(claim.qualifiers):
+    if _named_qualifiers(question) - set(claim.qualifiers):
         return False  # the question names a qualifier ("foreign") this claim lacks
     event = question_event(question)
     return event is None or claim.event in (event, None)
+
+
+def _named_qualifiers(question: Question) -> set[str]:
+    """The qualifiers of the group a question counts: the follow-up's own win; else those of
+    what it counts ("foreign" of "foreign jihadists", not "Syrian" of "the Syrian Observatory");
+    else the earlier question's."""
+    own = {q for q in question.terms if q in QUALIFIERS}
+    return own or ({q for q in question.target if q in QUALIFIERS} if question.target
+                   else set(context_qualifiers(question.context)))
 
 
 @lru_cache(maxsize=1024)
@@ -284,13 +293,20 @@ def question_event(question: Question) -> str | None:
     return None
 
 
-def _topics(claims: list[Claim]) -> list[list[Claim]]:
-    """Claims grouped by what they count: (head, qualifiers, event); unknown event joins its kin."""
+def _topics(claims: list[Claim], by_group: bool = True) -> list[list[Claim]]:
+    """Claims grouped by what they count: (head, qualifiers, event); unknown event joins its kin.
+    Not `by_group`, when the question names no group: "how many surrendered?" is answered by the
+    coalition's "approximately 100 ISIS terrorists" and the council's "only Syrians, … a total of
+    275" alike, so their qualifiers do not part them, and a people named by where they are from
+    ("Syrians") is counted with the fighters, members … the other claims count."""
     groups: dict[tuple, list[Claim]] = {}
-    for c in sorted(claims, key=lambda c: c.event is None):
-        key = (c.head, c.qualifiers, c.event)
+    for c in sorted(claims, key=lambda c: (c.event is None, c.head in QUALIFIERS)):
+        qualifiers = c.qualifiers if by_group else frozenset()
+        key = (c.head, qualifiers, c.event)
         if c.event is None:
-            key = next((k for k in groups if k[0] == c.head and k[1] == c.qualifiers), key)
+            key = next((k for k in groups if k[0] == c.head and k[1] == qualifiers), key)
+        if not by_group and c.head in QUALIFIERS:
+            key = next((k for k in groups if k[2] == c.event), key)
         groups.setdefault(key, []).append(c)
     return list(groups.values())
 
@@ -298,8 +314,11 @@ def _topics(claims: list[Claim]) -> list[list[Claim]]:
 def _sides(claims: list[Claim]) -> list[list[Claim]]:
     """Claims grouped by the figure they state: "275", "some 275" and a range around it are one side."""
     sides: list[list[Claim]] = []
-    for claim in claims:
+    for claim in sorted(claims, key=lambda c: (c.quantity.vague, c.speaker is None)):
         side = next((s for s in sides if _same_value(s[0], claim)), None)
+        if side is None and claim.quantity.vague:  # "dozens" beside the same body's "approximately 100" in one article: its round word for it
+            side = next((s for s in sides if any(c.sentence.source == claim.sentence.source and _same_body(c.speaker, claim.speaker)
+                                                 for c in s)), None)
         if side is None:
             sides.append([claim])
         elif claim.sentence not in {c.sentence for c in side}:
@@ -339,6 +358,12 @@ def same_speaker(a: str | None, b: str | None) -> bool:
     return name is not None and name == _surname(b or "")
 
 
+def _same_body(a: str | None, b: str | None) -> bool:
+    """One body however the articles write it: "The US-led coalition" and "the coalition" end in one word."""
+    last = lambda name: stem(name.split()[-1]) if name and name.split() else None  # noqa: E731
+    return same_speaker(a, b) or last(a) is not None and last(a) == last(b)
+
+
 def _surname(speaker: str) -> str | None:
     names = [w for w in re.findall(r"\b[A-Z][\w’'\-]+", speaker) if w not in ("The", "A", "An")]
     return stem(names[-1]) if names else None
@@ -350,7 +375,7 @@ def _figures(claim: Claim) -> frozenset[str]:
 
 
 def _topic_name(claims: list[Claim]) -> str:
-    first = min(claims, key=lambda c: len(c.counted))
+    first = min(claims, key=lambda c: (c.head in QUALIFIERS, len(c.counted)))  # "fighters", not "only Syrians"
     noun = _surface_noun(first)
     qualifiers = " ".join(sorted(q.capitalize() if q not in ("foreign", "local") else q for q in first.qualifiers))
     event = next((c.event for c in claims if c.event), None)

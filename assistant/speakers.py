@@ -26,7 +26,8 @@ from assistant.index import Sentence
 _ROLE = (r"(?:spokes(?:man|woman|person)|head|official|member|leader|commander|chief|minister|monitor|director|"
          r"colonel|general|officer|council|coalition|group|observatory|statement|source|activist|resident|mayor|"
          r"governor|envoy|president|manager|chairman|chairwoman|secretary|analyst|researcher|diplomat|negotiator|"
-         r"prosecutor|witness|doctor|lawyer|ambassador|adviser|advisor|representative|inspector|coordinator)")
+         r"prosecutor|witness|doctor|lawyer|ambassador|adviser|advisor|representative|inspector|coordinator|"
+         r"army|military|ministry|police|government|authorities|agency)")
 _NAME_TOKEN = r"(?:[A-Z][\w’'\-]*|of|for|the|al|bin|a|an|" + _ROLE + r")"
 _VERBS = r"(?:said|says|told|added|estimated|denied|stated|announced|confirmed|insisted|warned|explained|reported|claimed|described|vowed|urged|accused)"
 _BEFORE_VERB = re.compile(rf"\b((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")
@@ -39,6 +40,8 @@ _APPOSITIVE = re.compile(rf"^((?:[A-Z][\w’'\-]*\s+){{1,3}}[A-Z][\w’'\-]*),\s
 
 
 _DET_SUBJECT = re.compile(rf"(?:^|[,;:]\s+|\bbut\s+)((?:[Tt]he|[Aa]n?)\s+(?:[\w’'\-]+\s+){{0,2}}[\w’'\-]+)\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")
+# "…, the US-led coalition backing the offensive on the Syrian city said on Saturday.": a participle phrase between
+_PARTICIPLE_SUBJECT = re.compile(rf"[,;]\s+((?:[Tt]he|[Aa]n?)\s+(?:[\w’'\-]+\s+){{0,2}}{_ROLE})\s+\w+ing\b[^,\"“”]{{0,60}}?\s+{_VERBS}\b")
 _ROLE_NAME = re.compile(rf"((?:[A-Z][\w’'\-]*\s+){{0,3}}(?:[a-z]+\s+)?{_ROLE}\s+(?:[A-Z][\w’'\-]*\s+){{0,2}}[A-Z][\w’'\-]*)")
 
 
@@ -74,7 +77,7 @@ def speaker_in(text: str) -> str | None:
 @lru_cache(maxsize=65536)
 def _speaker_in(text: str) -> str | None:
     found = []
-    for pattern in (_APPOSITIVE, _BEFORE_VERB, _DET_SUBJECT, _AFTER_VERB, _PRONOUN_SUBJECT):
+    for pattern in (_APPOSITIVE, _BEFORE_VERB, _DET_SUBJECT, _PARTICIPLE_SUBJECT, _AFTER_VERB, _PRONOUN_SUBJECT):
         for match in pattern.finditer(text):
             name = _tidy(match.group(1))
             if name:

@@ -754,3 +754,33 @@ def test_does_anyone_contradict_a_denial_sets_it_against_what_it_denies(tmp_path
     [dispute] = answer.discrepancies
     assert {c.attributed_to for c in dispute.claims} >= {"monitor head Ines Paul"}
     assert "negotiations on the pay rise are still ongoing" in answer.text
+
+
+@pytest.mark.slow
+def test_where_they_went_sets_unknown_against_a_convoy_named_after_another_group(tmp_path):
+    bot = bot_over(tmp_path, monitor=(
+        "Town emptied\n\nAll local fighters left the town of Varo over the past five days, monitor head Ana Ruiz said, "
+        "adding they headed to unknown destinations.\n"),
+        council=("Convoy leaves Varo\n\nThe council denied that foreign fighters had been allowed to leave. "
+                 "The convoy that left Varo would head to the remaining rebel territory in the northern hills, "
+                 "council member Omar Berg said.\n"))
+    answer = bot.ask("Where did the local fighters who left Varo go?")
+    [dispute] = answer.discrepancies
+    assert {c.attributed_to for c in dispute.claims} == {"monitor head Ana Ruiz", "council member Omar Berg"}
+    assert "unknown destinations" in answer.text and "northern hills" in answer.text
+
+
+@pytest.mark.slow
+def test_a_total_of_a_people_counts_against_another_bodys_figure_of_fighters(tmp_path):
+    bot = bot_over(tmp_path, army=(
+        "Rebels give up\n\n\"Within the past 24 hours, approximately 100 rebel fighters have surrendered in Varo,\" "
+        "the army said in a statement. Dozens of rebel fighters have surrendered in Varo, the army backing the "
+        "offensive on the town said on Monday.\n"),
+        council=("Varo surrenders\n\nThe town council said: \"Those who have surrendered in Varo are only Iraqis, and they "
+                 "number a total of 275 including their families.\"\n"))
+    answer = bot.ask("How many rebel fighters surrendered in Varo?")
+    [dispute] = answer.discrepancies
+    values = {c.value for c in dispute.claims}
+    assert "275" in values and any("100" in v for v in values)
+    assert {c.attributed_to for c in dispute.claims} == {"the army", "The town council"}  # "dozens" is the army's round word for its 100
+    assert "on the number of fighters who surrendered" in answer.text
