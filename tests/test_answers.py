@@ -784,3 +784,34 @@ def test_a_total_of_a_people_counts_against_another_bodys_figure_of_fighters(tmp
     assert "275" in values and any("100" in v for v in values)
     assert {c.attributed_to for c in dispute.claims} == {"the army", "The town council"}  # "dozens" is the army's round word for its 100
     assert "on the number of fighters who surrendered" in answer.text
+
+
+
+def test_a_follow_up_the_earlier_answer_already_told_is_answered_when_the_sources_dispute_it():
+    from assistant.answering.extractive import ExtractiveAnswerer
+    from assistant.index import Sentence
+    from assistant.question import analyse
+    from assistant.ranking import Scored, Statement
+    from assistant.retrieval import Evidence
+
+    def statement(text: str, relevance: float) -> Statement:
+        return Statement(text, [Scored(Evidence(Sentence("a.txt", 0, 0, len(text), text), 0.0, 0.0), relevance, 0.0)])
+
+    history = [{"role": "user", "content": "What did Petra Lind say about the strikers who left?"},
+               {"role": "assistant", "content": "She said 40 striking workers left the port along with their family members."}]
+    follow_up = analyse("is that 40 only workers, or does it count the families too?", history)
+    told = statement("Lind said 40 striking workers left the port along with their family members.", 0.6)
+    answerer = ExtractiveAnswerer(index=None)
+    assert answerer.choose(follow_up, [told]) == []  # nothing new: the articles don't say
+    assert answerer.choose(follow_up, [told], disputed=True) == [told]  # stated before the sources' dispute over it
+
+
+@pytest.mark.slow
+def test_what_a_quoted_phrase_meant_is_what_the_speaker_said_next(tmp_path):
+    bot = bot_over(tmp_path, port=(
+        "Strike deal\n\nThe port authority backed the deal on Monday. "
+        "\"This is a fair compromise,\" union leader Petra Lind said. "
+        "\"We did not get everything, but nobody loses a job and the night shifts end in May.\"\n"
+        "Ships began to unload on Tuesday.\n"))
+    answer = bot.ask("What did Lind mean when she called it 'a fair compromise'?")
+    assert "nobody loses a job" in answer.text

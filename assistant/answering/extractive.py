@@ -38,11 +38,12 @@ class ExtractiveAnswerer:
         self.max_sentences = max_sentences
 
     def answer(self, question: Question, statements: list[Statement], found: list[Found]) -> Draft:
-        chosen = self.choose(question, statements)
+        chosen = self.choose(question, statements, disputed=bool(found))
         if not chosen:
             return abstention(question)
         chosen = self.with_stated_reason(question, chosen)
         chosen = self.with_quotation_openings(chosen)
+        chosen = self.with_quotation_sequel(question, chosen)
         cites: dict = {}
         parts = []
         for statement in chosen:
@@ -52,7 +53,9 @@ class ExtractiveAnswerer:
         parts += [describe(d, cites) for d in found]
         return Draft(" ".join(parts), cites)
 
-    def choose(self, question: Question, statements: list[Statement]) -> list[Statement]:
+    def choose(self, question: Question, statements: list[Statement], disputed: bool = False) -> list[Statement]:
+        """The statements to state, best first; none when the articles do not answer. `disputed`:
+        the sources disagree on what is asked, so the disagreement, stated after, answers it."""
         statements = self.about_the_person_meant(question, statements)
         if not statements:
             return []
@@ -93,7 +96,9 @@ class ExtractiveAnswerer:
             new = [s for s in statements[1:] if s not in chosen and s.best.relevance >= MIN_RELEVANCE
                    and s.best.score >= NEAR_BEST ** 2 * top.score and not headline(s.text)  # a step below "near"
                    and not _only_repeats(question, [s])]
-            return new[:1]
+            # "is that 275 only fighters, or the families too?" after Selo's 275: nothing new, but the
+            # sources dispute it ("that figure included both …"), so his account is stated before the dispute
+            return new[:1] or (chosen[:1] if disputed else [])
         if question.also and not any((c.best.first_fit or 0) > 0 for c in chosen):  # "who runs it, and where …?": who too
             first = _answering_part(statements, top, lambda best: best.first_fit or 0)
             if first is not None:
@@ -151,11 +156,29 @@ class ExtractiveAnswerer:
             out.append(statement)
         return out[: max(self.max_sentences, len(chosen))]
 
+    def with_quotation_sequel(self, question: Question, chosen: list[Statement]) -> list[Statement]:
+        """A short quotation the question itself quotes ("What did Dillon mean by 'a local
+        solution'?" of "“This is a local solution,” he said.") is stated with the bare quotation
+        that goes on from it (“While we may not fully agree with our partners, we have to respect
+        their own solutions …”): what it means is what the speaker said next."""
+        first = chosen[0].copies[0].sentence
+        opens = _OPENS.search(first.text)
+        own = set(terms(opens.group("quoted"))) if opens else set()
+        if not own or len(own & set(question.terms)) / len(own) < REPEATS:
+            return chosen
+        rows = self.index.sentences.get(first.source, [])
+        sequel = rows[first.index + 1] if first.index + 1 < len(rows) else None
+        if sequel is None or not _CONTINUES.match(sequel.text) or any(sequel in c.sentences for c in chosen):
+            return chosen
+        best = chosen[0].best
+        said_next = Statement(sequel.text, [Scored(Evidence(sequel, 0.0, best.evidence.dense), best.relevance, best.fit)])
+        return [chosen[0], said_next, *chosen[1:]][: self.max_sentences]
+
 
 # A bare quotation, no attribution of its own ("“While we may not fully agree …”"), goes on from
 # the sentence before when that one is a short quotation closed by its attribution ("…,” he said.").
 _CONTINUES = re.compile(r"^\s*[\"“](?![^\"”]*[\"”][^\"“]*\b(?:said|says|told|added)\b)")
-_OPENS = re.compile(r"^\s*[\"“][^\"”]{3,120}[,.!?][\"”]\s+(?:he|she|they|it|[A-Z]\w+)\s+(?:said|says|added|told \w+)\.\s*$")
+_OPENS = re.compile(r"^\s*[\"“](?P<quoted>[^\"”]{3,120})[,.!?][\"”]\s+(?:he|she|they|it|(?:[\w\-]+\s+){0,4}[A-Z][\w\-]+)\s+(?:said|says|added|told \w+)\.\s*$")
 
 
 def _answering_part(statements: list[Statement], top: Scored, fit) -> Statement | None:
