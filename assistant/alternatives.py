@@ -47,7 +47,7 @@ class Subject(NamedTuple):
 def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str]) -> list[Found]:
     """The dispute between the question's two alternatives, if different speakers report each;
     `before(sentence)` is the text of the sentence before it in its article ("" for none)."""
-    asked = alternatives(question.text)
+    asked = alternatives(question.text) if question.kind != "time" else None  # "when did they leave or surrender?": `timings`
     if asked is None:
         return []
     subject, events, intended = asked
@@ -79,6 +79,68 @@ def destinations(question: Question, evidence: list[Evidence], before: Callable[
     if not unknown or not named or all(same_party(a[0].speaker, b[0].speaker) for a in unknown for b in named):
         return []
     return [Found("where they were headed", unknown + named, answers_kind=True)]
+
+
+def timings(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str]) -> list[Found]:
+    """ "Over what time did the Syrian fighters leave?": one party says over five days ("left Raqqa
+    over the past five days"), another within a day ("had surrendered overnight", "within the past
+    24 hours"). Leaving and surrendering are one going here: the sources tell the same departure
+    each way. Every party's report with a span is a side, if the spans are not all of one length."""
+    if not asks_timing(question.text):
+        return []
+    own = set(question.terms) or set(terms(question.context))
+    subject = Subject(own & QUALIFIERS or set(context_qualifiers(question.context)), own & _GROUPS)
+
+    def told(text: str) -> str | None:
+        folded = fold_phrasal(text)
+        going = [event for event in ("left", "surrender") if _has(event, folded) and not _negated(event, text)]
+        if not _SPAN.search(text) or not going:
+            return None
+        return _words_telling(text, lambda clause: bool(_SPAN.search(clause)))
+
+    if not subject.qualifiers:  # "did the IS guys trickle out?": the group the best account of it names
+        first = next((e.sentence.text for e in sorted(evidence, key=lambda e: -e.relevance) if told(e.sentence.text)), "")
+        subject = Subject(set(context_qualifiers(first)), subject.nouns)
+    sides = _sides(told, subject, evidence, before, relaxed=True, most=MAX_TIMINGS)
+    if len({_within_a_day(side[0].value) for side in sides}) < 2:
+        return []
+    return [Found("the time over which they left", sides, answers_kind=True)]
+
+
+def asks_timing(text: str) -> bool:
+    """ "When did they leave?", "over what time frame?", "overnight, or over several days?" — of a going."""
+    going = event_in(text)
+    offers = _SPAN.search(text) and _OR.search(text)  # "overnight, or over several days?"; not "how many in the last day?"
+    return bool(going and going[0] in ("left", "surrender") and (_ASKS_TIME.search(text) or offers)
+                and not re.search(r"\bhow (?:many|much)\b", text, re.I))
+
+
+def tells_timing(text: str) -> bool:
+    """Does `text` tell over what time someone left or surrendered?"""
+    folded = fold_phrasal(text)
+    return bool(_SPAN.search(text) and (_has("left", folded) or _has("surrender", folded)))
+
+
+def _within_a_day(words: str) -> bool:
+    span = _SPAN.search(words)
+    if span is None:
+        return False
+    count = (span.group("count") or span.group("count2") or "one").lower()
+    unit = (span.group("unit") or ("day" if span.group("count2") else "night")).lower()
+    days = {"hour": 1 / 24, "night": 0.5, "day": 1, "week": 7, "month": 30}[unit.rstrip("s")]
+    number = _NUMBER_WORDS.get(count) or (float(count) if count.isdigit() else 2)  # "several days": more than one
+    return number * days <= 1
+
+
+_ASKS_TIME = re.compile(r"\bwhen\b|\btime ?frame\b|\bhow (?:long|quickly|fast)\b|\bover what\b|\bat once\b|\bsudden\w*\b|\btrickl\w+",
+                        re.I)
+_SPAN = re.compile(r"\b(?:over|in|during|within|across)\s+(?:the\s+)?(?:past|last|previous|preceding)\s+(?:(?P<count>\d+|a|one|two|three|"
+                   r"four|five|six|seven|eight|nine|ten|few|several|couple of)\s+)?(?P<unit>hours?|days?|nights?|weeks?|months?)\b"
+                   r"|\b(?:over|in)\s+(?P<count2>several|a few|\d+|two|three|four|five|six|seven)\s+days\b"
+                   r"|\bovernight\b|\blast night\b", re.I)
+_NUMBER_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "few": 3, "several": 3, "couple of": 2}
+MAX_TIMINGS = 4  # parties quoted on how long it took
 
 
 def asks_destination(text: str) -> bool:
@@ -188,8 +250,8 @@ def _reports_matching(pattern: re.Pattern, unless: re.Pattern | None, subject: S
 
 
 def _sides(told: Callable[[str], str | None], subject: Subject, evidence: list[Evidence], before,
-           relaxed: bool = False) -> list[list[Claim]]:
-    """Up to `MAX_SPEAKERS` parties' best reports, as `told(text)` reads them (None: no report),
+           relaxed: bool = False, most: int = MAX_SPEAKERS) -> list[list[Claim]]:
+    """Up to `most` parties' best reports, as `told(text)` reads them (None: no report),
     each with its reprints. `relaxed`: a report may name the subject's group in the sentence before
     ("The convoy would head to …" after "Those who have surrendered are only Syrians"), if that
     names no other group."""
@@ -201,7 +263,7 @@ def _sides(told: Callable[[str], str | None], subject: Subject, evidence: list[E
             continue
         side = next((side for side in sides if same_party(side[0].speaker, item.speaker)), None)
         claim = Claim(s, "assertion", said, speaker=item.speaker, named_in=item.named_in)
-        if side is None and len(sides) < MAX_SPEAKERS:
+        if side is None and len(sides) < most:
             sides.append([claim])
         elif side is not None and s.text == side[0].sentence.text and s.source not in {c.sentence.source for c in side}:
             side.append(claim)  # a syndicated copy of the same report
@@ -223,7 +285,7 @@ def _words_telling(text: str, tells: Callable[[str], bool]) -> str | None:
     plain = _ATTRIBUTION.sub("", text).strip(" \"“”.")
     rest = _SAID_FIRST.sub("", plain)  # "A Raqqa official told AFP Syrian IS members had surrendered": what was told
     plain = rest if len(rest.split()) >= 4 else plain
-    if len(plain.split()) <= WHOLE and '"' not in plain and "“" not in plain:
+    if len(plain.split()) <= WHOLE and not re.search(r"[\"“”]", plain):
         return plain
     for clause in re.split(r"[\"“”;]|,\s+(?=\w+\s+\w+\s+(?:said|told))", text):
         clause = _ADDING.sub("", _SAID_FIRST.sub("", clause.strip(" ,.")))

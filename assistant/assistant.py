@@ -107,7 +107,7 @@ class Assistant:
             speakers = {c.speaker for c in claims}
             evidence = [e for e in evidence if e.speaker in speakers]
         found = find(q, claims, evidence) + alternatives.disputed(q, evidence, self._before) \
-            + alternatives.destinations(q, evidence, self._before, distinctive)
+            + alternatives.destinations(q, evidence, self._before, distinctive) + alternatives.timings(q, evidence, self._before)
         found = bearing(found, ranked, q)
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
@@ -159,6 +159,9 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._outcomes_told(q, asked, evidence), q.query)
         if alternatives.asks_destination(q.text):
             evidence += self.retriever.evidence_of(self._destinations_told(q, evidence), q.query)
+        if alternatives.asks_timing(q.text):  # "over what time did they leave?": each account of how long
+            evidence += self.retriever.evidence_of(self._missed_in_found(q, evidence, lambda s: alternatives.tells_timing(s.text)),
+                                                   q.query)
         if q.compares:
             evidence += self.retriever.evidence_of(self._what_is_denied(q, evidence), q.query)
         return evidence
@@ -283,11 +286,12 @@ class Assistant:
         one saying where someone headed ("The convoy would head to …"); to "does anyone contradict
         him?", one stating what a denial found denies ("negotiations … are still ongoing")."""
         evidence = []
-        destination = alternatives.asks_where_they_went(q)
+        destination, timing = alternatives.asks_where_they_went(q), alternatives.asks_timing(q.text)
         denied = self._denied_heads([r.sentence for r in ranked if r.relevance >= CLAIM_FLOOR]) if q.compares else set()
         for item in ranked:
             low = item.relevance >= LOW_FLOOR and (
                 destination and alternatives.tells_destination(item.sentence.text)
+                or timing and alternatives.tells_timing(item.sentence.text)
                 or denied & self.index.lexicon.terms_of(item.sentence) and not DENIAL.search(item.sentence.text))
             if item.relevance >= CLAIM_FLOOR or low:
                 speaker = self.index.lexicon.speaker_of(item.sentence)

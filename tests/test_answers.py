@@ -815,3 +815,15 @@ def test_what_a_quoted_phrase_meant_is_what_the_speaker_said_next(tmp_path):
         "Ships began to unload on Tuesday.\n"))
     answer = bot.ask("What did Lind mean when she called it 'a fair compromise'?")
     assert "nobody loses a job" in answer.text
+
+
+@pytest.mark.slow
+def test_when_they_left_sets_days_against_overnight_accounts(tmp_path):
+    bot = bot_over(tmp_path, monitor=(
+        "Town emptied\n\n\"All local rebels left Varo over the past five days,\" monitor head Ana Ruiz said.\n"),
+        army=("Rebels give up\n\nA town official told reporters local rebels had surrendered overnight to the army.\n"),
+        port=("Harbour news\n\nDock workers in Varo ended their strike over the past two days, union leader Petra Lind said.\n"))
+    answer = bot.ask("Over what time frame did the local rebels leave Varo?")
+    [dispute] = answer.discrepancies
+    assert {c.attributed_to for c in dispute.claims} == {"monitor head Ana Ruiz", "A town official"}
+    assert not bot.ask("how many local rebels surrendered overnight?").discrepancies  # a figure asked, not a time
