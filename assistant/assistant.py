@@ -27,7 +27,7 @@ from assistant.discrepancies import (PEOPLE, QUALIFIERS, Evidence, Found, asked_
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
-from assistant.ranking import ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, group_copies
+from assistant.ranking import ASKS_WORDS, QUOTED, REASON, TITLE_TERMS, Ranker, Scored, Statement, group_copies
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
 from assistant.speakers import speaker_in
@@ -159,6 +159,10 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._outcomes_told(q, asked, evidence), q.query)
         if alternatives.asks_destination(q.text):
             evidence += self.retriever.evidence_of(self._destinations_told(q, evidence), q.query)
+        if q.kind == "reason":  # "why are they so opposed?": the sentences giving a reason ("… so they can return …")
+            asked, lexicon = set(q.terms), self.index.lexicon
+            evidence += self.retriever.evidence_of(self._missed_in_found(
+                q, evidence, lambda s: bool(REASON.search(s.text) and lexicon.terms_of(s) & asked)), q.query)
         if alternatives.asks_timing(q.text):  # "over what time did they leave?": each account of how long
             evidence += self.retriever.evidence_of(self._missed_in_found(q, evidence, lambda s: alternatives.tells_timing(s.text)),
                                                    q.query)

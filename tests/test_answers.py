@@ -827,3 +827,15 @@ def test_when_they_left_sets_days_against_overnight_accounts(tmp_path):
     [dispute] = answer.discrepancies
     assert {c.attributed_to for c in dispute.claims} == {"monitor head Ana Ruiz", "A town official"}
     assert not bot.ask("how many local rebels surrendered overnight?").discrepancies  # a figure asked, not a time
+
+
+@pytest.mark.slow
+def test_a_why_answer_that_only_restates_gets_the_reason_given_elsewhere(tmp_path):
+    bot = bot_over(tmp_path, port=(
+        "Dockers' deal\n\nThere had been conflicting reports about whether the deal would let the striking dockers "
+        "leave their contracts, something strongly opposed by the port authority.\n"
+        "Ships began to unload on Tuesday after a week at anchor.\n"
+        "\"We are very firm about not letting the dockers leave,\" port chief Marta Olsen said.\n"
+        "\"The last thing we want is dockers to go free so they can join rival ports and cause more delays,\" she added.\n"))
+    answer = bot.ask("Why is the port authority so opposed to letting the dockers walk out of their contracts?")
+    assert "so they can join rival ports" in answer.text

@@ -28,6 +28,7 @@ MIN_RELEVANCE = 0.33  # below this the best evidence does not answer the questio
 NEAR_BEST = 0.85      # a further statement must score at least this share of the best
 SECOND_PART = 0.6    # the best answer to a question's second part, at least this share of the best
 TYPED = {"number", "time", "person", "place"}
+REASON_RELEVANCE = 0.25  # a statement giving a reason, added to a why-answer that gives none, is at least this relevant
 
 
 class ExtractiveAnswerer:
@@ -41,7 +42,7 @@ class ExtractiveAnswerer:
         chosen = self.choose(question, statements, disputed=bool(found))
         if not chosen:
             return abstention(question)
-        chosen = self.with_stated_reason(question, chosen)
+        chosen = self.with_stated_reason(question, chosen, statements)
         chosen = self.with_quotation_openings(chosen)
         chosen = self.with_quotation_sequel(question, chosen)
         cites: dict = {}
@@ -124,18 +125,25 @@ class ExtractiveAnswerer:
 
         return [s for s in statements if any(about(c.sentence) for c in s.copies)]
 
-    def with_stated_reason(self, question: Question, chosen: list[Statement]) -> list[Statement]:
+    def with_stated_reason(self, question: Question, chosen: list[Statement], statements: list[Statement]) -> list[Statement]:
         """For a why-question whose best sentence only restates what happened ("Bali described
         the civilians as human shields."), the reason often follows it: add the next sentence
         of the same article when it gives one ("…, wanting to take them … to guarantee their
-        own safety, he said.")."""
+        own safety, he said."); else the best statement that gives a reason, if it is at least a
+        second part's share as good ("The last thing we want is foreign fighters to go free so
+        they can return …" to "why is the coalition so opposed to letting them out?")."""
         first = chosen[0].copies[0].sentence
         if question.kind != "reason" or REASON.search(first.text):
             return chosen
         rows = self.index.sentences.get(first.source, [])
         following = rows[first.index + 1] if first.index + 1 < len(rows) else None
         if following is None or not REASON.search(following.text) or any(following in c.sentences for c in chosen):
-            return chosen
+            if any(REASON.search(c.text) for c in chosen):
+                return chosen
+            top = chosen[0].best.score
+            reason = next((s for s in statements if s not in chosen and REASON.search(s.text) and not headline(s.text)
+                           and s.best.relevance >= REASON_RELEVANCE and s.best.score >= SECOND_PART * top), None)
+            return chosen if reason is None else [chosen[0], reason, *chosen[1:]][: self.max_sentences]
         best = chosen[0].best
         reason = Statement(following.text, [Scored(Evidence(following, 0.0, best.evidence.dense), best.relevance, best.fit)])
         return [chosen[0], reason, *chosen[1:]][: self.max_sentences]
