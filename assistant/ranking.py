@@ -238,7 +238,8 @@ class Ranker:
             if speaker and _new_names(question, speaker.name):  # "who said that?": "…, he added." after "…, Colonel Ryan Dillon said."
                 return 0.2
             before = " ".join(s.text for s in self.neighbours(sentence, 1, 0))
-            return _person_fit(question, text, before, lambda name: self.roles(sentence.source, name))
+            fit = _person_fit(question, text, before, lambda name: self.roles(sentence.source, name))
+            return 0.15 if fit <= 0.08 and named_next(self.index, sentence, question) is not None else fit  # the next sentence names them
         if kind == "place":
             return _place_fit(question, text)
         if kind == "reason":  # the reason in this sentence, or in the next one ("…, wanting to …, he said.")
@@ -346,7 +347,9 @@ _ASKS_GROUP = re.compile(r"\b(?:which|what) (?:\w+ )?(?:group|organi[sz]ation|mi
 _PARTNER = re.compile(r"^\s*(?:and\s+)?who\s+(?:[\w’'\-]+\s+){0,6}?([a-z]+(?:ing|ed))\s+(?:with|alongside)\b", re.I)
 _AGENT = re.compile(r"\b(?:was|were|is|are|been|being)\s+\w+ed\s+by\s+(?:the\s+|a\s+|an\s+)?\w+", re.I)
 _PLACE_CUES = re.compile(r"\w-based\b|\bbased (?:in|at)\b|\b(?:province|territory|territories|border|region|areas?|valley|river|towards?|destinations?|"
-                         r"enclave|city of|countries|country)\b", re.I)
+                         r"enclave|city of|countries|country)\b"
+                         r"|\b(?:in|at|near|inside)\s+(?:a|an)\s+(?:[\w\-]+\s+){0,2}(?:building|house|prison|jail|camp|compound|installation"
+                         r"|facility|base|village|hospital|school|stadium|mosque|square|plant|site|basement|cave|tunnel)s?\b", re.I)
 # "according to Mr Abdel Rahman", "told Reuters", "to Col Dillon": a person or outlet after the preposition
 _NOT_A_PLACE = re.compile(r"\baccording to (?:the )?\w+$|\b(?:Mr|Mrs|Ms|Dr|Col|Colonel|Gen|General|Lt|Sheikh|President|"
                           r"Minister|Spokesman|Spokeswoman)$")
@@ -375,6 +378,26 @@ def _number_fit(question: Question, sentence: Sentence, found: tuple, before: Ca
     if matching or not question.target:
         return 0.05 if asked_event is None or matching else 0.0
     return -0.05
+
+
+def named_next(index, sentence: Sentence, question: Question) -> Sentence | None:
+    """The next sentence of `sentence`'s article when `sentence` leaves a role unnamed ("But a
+    spokesman for the YPG denied …") and the next one's speaker is a person it names ("…,"
+    Nuri Mahmoud told AFP): who the role is. A question asking for a role ("who commands …?")
+    takes only that role."""
+    unnamed = _UNNAMED_ROLE.search(sentence.text)
+    asked = {stem(m.group(1)) for m in _ROLES.finditer(_asked_role(question.text))}
+    asked |= next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(question.text)), set())
+    asked -= {"offici"}  # "which YPG official?": a spokesman is one
+    if not unnamed or asked and not asked & set(terms(unnamed.group(0))):
+        return None
+    rows = index.sentences.get(sentence.source, [])
+    following = rows[sentence.index + 1] if sentence.index + 1 < len(rows) else None
+    speaker = index.lexicon.speaker_of(following) if following is not None else None
+    if speaker is None or speaker.named_in != following:
+        return None
+    person = re.findall(r"\b[A-Z][a-z][\w’'\-]*", speaker.name)
+    return following if len(person) >= 2 and not {w.lower() for w in person} & ORG_WORDS else None
 
 
 def _person_fit(question: Question, text: str, before: str, roles_of: Callable[[str], frozenset[str]]) -> float:
@@ -406,6 +429,7 @@ def _person_fit(question: Question, text: str, before: str, roles_of: Callable[[
 
 _ROLE_WORD = r"(spokes(?:man|woman|person|men|women)|heads?|leaders?|commanders?|chiefs?|officials?|ministers?|" \
              r"president|directors?|colonel|general|envoys?|monitor|mayor|governor|members?)"
+_UNNAMED_ROLE = re.compile(rf"\b(?:a|an|another|one)\s+(?:[\w\-’']+\s+){{0,3}}?{_ROLE_WORD}\b(?!\s+(?:[A-Z]|of the [A-Z]\w+ [A-Z]))")
 
 
 def roles_in(name: str, sentences: list[Sentence]) -> frozenset[str]:
@@ -468,6 +492,7 @@ def _place_fit(question: Question, text: str) -> float:
     found = ORIGIN if _ASKS_ORIGIN.search(question.text) else PLACE  # "where do they come from?": not where they go
     places = [m.group(1) for m in found.finditer(text) if not {stem(w) for w in m.group(1).split() if w.lower() != "the"} <= asked
               and not {w.lower() for w in m.group(1).split()} & ORG_WORDS
+              and not re.fullmatch(r"(?:the\s+)?[A-Z]{3,5}", m.group(1))  # "fell to the SDF": an organisation's acronym
               and not _NOT_A_PLACE.search(text[:m.start(1)] + m.group(1).split()[0])]
     if places:
         return 0.15

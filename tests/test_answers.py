@@ -839,3 +839,25 @@ def test_a_why_answer_that_only_restates_gets_the_reason_given_elsewhere(tmp_pat
         "\"The last thing we want is dockers to go free so they can join rival ports and cause more delays,\" she added.\n"))
     answer = bot.ask("Why is the port authority so opposed to letting the dockers walk out of their contracts?")
     assert "so they can join rival ports" in answer.text
+
+
+@pytest.mark.slow
+def test_a_role_left_unnamed_is_answered_with_the_next_sentence_that_names_them(tmp_path):
+    bot = bot_over(tmp_path, port=(
+        "Strike talks denied\n\nBut a spokesman for the Dockers' Union denied on Monday any talks were taking place. "
+        "\"We completely deny any negotiations with the owners,\" Marta Olsen told reporters. "
+        "Former workers said the owners kept the ledgers in a building near a fuel depot outside the town.\n"))
+    who = bot.ask("Which union official spoke to reporters on Monday?")
+    assert "Marta Olsen" in who.text and "Dockers' Union" in who.text
+    which = bot.ask("Marta Olsen — which group was she speaking for?")
+    assert "Dockers' Union" in which.text
+    assert not bot.ask("Who commands the union's pickets?").text.count("Olsen")  # a commander is asked, not a spokesman
+    where = bot.ask("where did the owners keep the ledgers?")
+    assert "near a fuel depot" in where.text
+
+
+def test_what_is_his_name_asks_for_a_person():
+    from assistant.question import answer_kind
+
+    assert answer_kind("whats his name?") == answer_kind("what was her name") == "person"
+    assert answer_kind("what is the SDF?") == "definition"

@@ -20,7 +20,7 @@ from assistant.citations import Draft
 from assistant.speakers import attribution_note
 from assistant.discrepancies import Found, describe
 from assistant.question import Question
-from assistant.ranking import ORG_WORDS, REASON, Scored, Statement, headline
+from assistant.ranking import ORG_WORDS, REASON, Scored, Statement, headline, named_next
 from assistant.retrieval import Evidence
 from assistant.text import terms
 
@@ -45,6 +45,7 @@ class ExtractiveAnswerer:
         chosen = self.with_stated_reason(question, chosen, statements)
         chosen = self.with_quotation_openings(chosen)
         chosen = self.with_quotation_sequel(question, chosen)
+        chosen = self.with_role_named(question, chosen)
         cites: dict = {}
         parts = []
         for statement in chosen:
@@ -181,6 +182,25 @@ class ExtractiveAnswerer:
         best = chosen[0].best
         said_next = Statement(sequel.text, [Scored(Evidence(sequel, 0.0, best.evidence.dense), best.relevance, best.fit)])
         return [chosen[0], said_next, *chosen[1:]][: self.max_sentences]
+
+    def with_role_named(self, question: Question, chosen: list[Statement]) -> list[Statement]:
+        """For a who-question, a role the best sentence leaves unnamed ("But a spokesman for the
+        YPG denied …") is stated with the next sentence, whose speaker names it ("…," Nuri Mahmoud
+        told AFP); and a named speaker's words, with the sentence before that gave the role."""
+        if question.kind != "person":
+            return chosen
+        first = chosen[0].copies[0].sentence
+        rows = self.index.sentences.get(first.source, [])
+        previous = rows[first.index - 1] if first.index > 0 else None
+        following = named_next(self.index, first, question)
+        gave_role = previous is not None and following is None and named_next(self.index, previous, question) == first
+        added = following or (previous if gave_role else None)
+        if added is None:
+            return chosen
+        best = chosen[0].best
+        pair = Statement(added.text, [Scored(Evidence(added, 0.0, best.evidence.dense), best.relevance, best.fit)])
+        rest = [c for c in chosen[1:] if added not in c.sentences]
+        return ([chosen[0], pair] if following else [pair, chosen[0]]) + rest[: self.max_sentences - 2]
 
 
 # A bare quotation, no attribution of its own ("“While we may not fully agree …”"), goes on from
