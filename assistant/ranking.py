@@ -25,7 +25,7 @@ from assistant.discrepancies import counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
 from assistant.question import Question, spelled_out
 from assistant.retrieval import Evidence
-from assistant.text import acronym_names, names, numbers, stem, term_set, terms, words
+from assistant.text import acronym_names, fold_phrasal, names, numbers, stem, term_set, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
 # Names of days and months are matched as capitalised ("May", not "may"); the rest in any case ("Last night, …").
@@ -373,11 +373,19 @@ def _number_fit(question: Question, sentence: Sentence, found: tuple, before: Ca
     said_before = lambda: re.search(rf"\b(?:{EVENTS[asked_event]})\b", before() + " " + sentence.text, re.I)
     if any(asked_event is None or c.event == asked_event for c in matching):
         return 0.25
+    if _COUNTS_NOTHING_NAMED.search(fold_phrasal(question.text)) and asked_event is not None \
+            and any(c.event == asked_event for c in found):
+        return 0.2  # "how many did it say gave up?": a count of whoever did what is asked
     if matching and asked_event is not None and all(c.event is None for c in matching) and not said_before():
         return 0.0  # a count of the thing, but of no asked event, here or just before: "they numbered about 200"
     if matching or not question.target:
         return 0.05 if asked_event is None or matching else 0.0
     return -0.05
+
+
+# "how many did it say gave up?", "how many of them surrendered?": no thing counted, only what they did
+_COUNTS_NOTHING_NAMED = re.compile(r"\bhow many\s+(?:of (?:them|those|these)\s+)?(?:did|do|does|have|had|has|would|will|could|"
+                                   r"surrender\w*|left|leav\w*|fled|withdr\w*|remain\w*|stay\w*|die\w*|killed)\b", re.I)
 
 
 def named_next(index, sentence: Sentence, question: Question) -> Sentence | None:

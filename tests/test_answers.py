@@ -861,3 +861,15 @@ def test_what_is_his_name_asks_for_a_person():
 
     assert answer_kind("whats his name?") == answer_kind("what was her name") == "person"
     assert answer_kind("what is the SDF?") == "definition"
+
+
+@pytest.mark.slow
+def test_how_many_did_it_say_gave_up_counts_whoever_did_it(tmp_path):
+    bot = bot_over(tmp_path, army=(
+        "Rebels give up\n\nThe army told reporters on Monday that rebels had surrendered in Varo. "
+        "\"Within the past 24 hours, approximately 100 rebels have surrendered in Varo,\" the army said in a statement.\n"
+        "Some 40 of the rebels were children, a doctor said.\n"))
+    history = [{"role": "user", "content": "what did the army tell reporters on monday?"},
+               {"role": "assistant", "content": "It said rebels had surrendered in Varo."}]
+    answer = bot.ask("how many did it say gave up?", history=history)
+    assert not answer.abstained and "approximately 100" in answer.text
