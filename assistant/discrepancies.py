@@ -448,6 +448,7 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
         if event in _EVENT_STEMS and not _EVENT_STEMS[event] & denial.denied:
             continue  # "were those who surrendered locals?" is not about whether foreigners were allowed to leave
         focused = _denies_focus(denial, question.focus)  # "any negotiations or deal", asked about
+        focused = focused or question.compares and bool(denial.denied & set(question.terms))  # "didn't they say there was no deal?"
         if not focused and (relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked)):
             continue
         assertions = _assertions_of(denial, claims, evidence)

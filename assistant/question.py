@@ -171,6 +171,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         if question.kind == "yesno" and user and (_AGREEMENT.search(text) or _OTHERWISE.search(text)):
             question.kind = answer_kind(user)  # "Does the SDF agree with that?": what the SDF says of the same thing
             question.compares = True
+        if user and _CHALLENGE.search(text):  # "wait, didn't the Kurds say there was no deal?": their side beside the answer's
+            question.compares = True
         if not question.target and question.kind == "number":
             question.target = counted_thing(user)
         source = _strip_markers(assistant) if _WHO_SAID_THAT.search(text) and assistant else user  # what "that" is
@@ -185,6 +187,9 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     return question
 
 
+# A follow-up setting what another party said against the answer just given
+_CHALLENGE = re.compile(r"^\s*(?:(?:wait|hold on|hang on|hmm+|but|and)\b[\s,.!]*)*(?:i thought|didn[’']?t|did not|wasn[’']?t it|"
+                        r"weren[’']?t they|isn[’']?t it)\b.*\b(?:say|said|says|claim\w*|den(?:y|ied|ies)|insist\w*|told)\b", re.I)
 # "Who said that?": whose words the answer just given reports, so those words are what to find
 _WHO_SAID_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|which \w+)\s+(?:was it that\s+)?(?:said|says|say|told|claimed|stated|made)\s+"
                             r"(?:that|this|it|those)\b", re.I)

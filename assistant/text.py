@@ -31,6 +31,9 @@ where's when's how's why's it's that's
 now still yet ever even just any please overall according roughly approximately true really
 originally initially name names named whos whats wheres hows
 i've i'm i'd i'll i’ve i’m i’d i’ll you've you’ve we've we’ve seen heard
+wasn't weren't isn't aren't didn't doesn't don't hasn't haven't hadn't won't wouldn't couldn't
+wasn’t weren’t isn’t aren’t didn’t doesn’t don’t hasn’t haven’t hadn’t won’t wouldn’t couldn’t
+wait hmm ok okay didnt wasnt werent isnt arent doesnt dont hasnt havent hadnt wont wouldnt couldnt
 """.split())
 
 # Spelling variants that name the same thing in this kind of news (not a discrepancy, and
@@ -95,6 +98,8 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b|\bhead(?:s|ed|ing)? (?:off|away)\b"
                        r"|\bclear(?:s|ed|ing)? out\b", re.I), "left"),
            (re.compile(r"\b(want|wants|wanted|wanting) out\b", re.I), r"\1 to leave"),
+           (re.compile(r"\b(?:say|says|said|saying|claim\w*|insist\w*)\s+(?:that\s+)?there\s+(?:was|were|is|are|had been|has been)"
+                       r"(?:n[’']t|\s+not|\s+no)\b", re.I), "denied there were"),  # "the Kurds said there wasn't any deal"
            (re.compile(r"\b(?:dig|digs|digging|dug) in\b", re.I), "stay"),  # "digging in to fight": staying to fight
            (re.compile(r"\b(?:push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|advanc(?:e|es|ed|ing)|march(?:es|ed|ing)?|"
                        r"br(?:eak|eaks|oke|eaking)|swept|sweep(?:s|ing)?) into\b", re.I), "entered"),

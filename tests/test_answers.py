@@ -873,3 +873,27 @@ def test_how_many_did_it_say_gave_up_counts_whoever_did_it(tmp_path):
                {"role": "assistant", "content": "It said rebels had surrendered in Varo."}]
     answer = bot.ask("how many did it say gave up?", history=history)
     assert not answer.abstained and "approximately 100" in answer.text
+
+
+@pytest.mark.slow
+def test_wait_didnt_another_party_say_otherwise_sets_its_denial_beside_the_answer(tmp_path):
+    bot = bot_over(tmp_path, port=(
+        "Strike ends\n\nMore than 300 dockers went home under a deal negotiated between the port council and the owners, "
+        "council spokesman Karl Berg said.\n"),
+        union=("Union denies\n\nBut a spokesman for the Dockers' Union denied on Monday any talks were taking place. "
+               "\"We completely deny any negotiations or deal with the owners,\" Marta Olsen told reporters.\n"))
+    history = [{"role": "user", "content": "how did the dockers get home?"},
+               {"role": "assistant", "content": "Karl Berg said they went home under a deal negotiated by the port council."}]
+    answer = bot.ask("wait, i thought the union said there wasn't any deal?", history=history)
+    [dispute] = answer.discrepancies
+    assert {c.attributed_to for c in dispute.claims} == {"council spokesman Karl Berg", "Marta Olsen"}
+
+
+def test_said_there_was_no_reads_as_a_denial():
+    from assistant.question import analyse
+    from assistant.text import terms
+
+    assert "deni" in terms("the Kurds said there wasn't any deal") and "wasn't" not in terms("it wasn't")
+    history = [{"role": "user", "content": "how did they get out?"}, {"role": "assistant", "content": "Under a deal."}]
+    assert analyse("wait didnt the union say there was no deal at all??", history).compares
+    assert not analyse("did the union say when the strike ends?", history).compares
