@@ -33,7 +33,7 @@ from assistant.index import Sentence
 from assistant.question import Question
 from assistant.text import PHRASES, VARIANTS, numbers, stem, terms
 
-_QUESTION_EVENTS = {"left": r"go|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
+_QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
                  "killed": "killed", "captured": "captured", None: ""}
 GENERIC_HEADS = {"member", "peopl", "person", "individu", "one", "guy", "men", "man"}  # "how many IS members": any group counted
@@ -280,7 +280,7 @@ def question_event(question: Question) -> str | None:
     for asked in (question.text, question.context):  # the follow-up's own event first, then the earlier turn's
         main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
         main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
-        if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bthere still\b"
+        if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bholdouts?\b|\bthere still\b"
                                                r"|\b(?:(?:are|were|is|was) there|there(?:[’']s| is| are| were| was))\b[^?]*\bleft\b"
                                                r"|\bleft (?:in|inside) (?!(?:the |a |their )?(?:convoy|bus|buses|vehicles?|trucks?|"
                                                r"group|batch)\b)",  # "left in raqqa" remained; "left in the convoy" did not

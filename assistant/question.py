@@ -148,10 +148,10 @@ _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
     text = _one_question(in_full(text))
-    question = Question(text=text, kind=answer_kind(text), terms=terms(text), target=counted_thing(text))
+    question = Question(text=text, kind=answer_kind(text), terms=_topic_terms(text), target=counted_thing(text))
     asked, aside = _with_aside(text)
     if aside:  # "why were there civilians in the convoy? wasn't the deal that they'd be let go": the aside weighs half
-        question.terms = terms(asked)
+        question.terms = _topic_terms(asked)
         question.context_terms = [t for t in terms(aside) if t not in question.terms]
     question.compares = bool(_ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
                              or _REPORTED.search(text) and _AGREEMENT.search(_REPORTED.split(text)[-1]))  # "X says …. do the Kurds confirm that?"
@@ -245,6 +245,15 @@ def _names_a_party(text: str) -> bool:
     "Does anyone confirm it?" does not."""
     opener = text.split()[0] if text.split() else ""
     return bool(names(text) - {opener}) or bool(_OTHER_PARTY.search(text))
+
+
+# Words a question uses of the figures and accounts it asks about, not of the topic: "is Selo's
+# number the same in every report? I saw two different figures"
+_ABOUT_ACCOUNTS = {"number", "figur", "differ", "match", "same", "everi", "see"}
+
+
+def _topic_terms(text: str) -> list[str]:
+    return [t for t in terms(text) if t not in _ABOUT_ACCOUNTS]
 
 
 def _leans_on_history(text: str, own_terms: list[str]) -> bool:

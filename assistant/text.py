@@ -48,7 +48,7 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "spokesman": "speak", "spokeswoman": "speak", "spokesperson": "speak", "spokesmen": "speak",
             "spearhead": "lead", "kurd": "kurdish", "turk": "turkish",  # a people and its adjective are one
             "seiz": "captur", "recaptur": "captur", "retak": "captur", "retook": "captur", "retaken": "captur",
-            "messag": "contact"}
+            "messag": "contact", "holdout": "fighter"}
 
 
 # Irregular forms the Snowball stemmer leaves apart ("sent" vs "send").
@@ -104,7 +104,10 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(?:push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|advanc(?:e|es|ed|ing)|march(?:es|ed|ing)?|"
                        r"br(?:eak|eaks|oke|eaking)|swept|sweep(?:s|ing)?) into\b", re.I), "entered"),
            (re.compile(r"\b(?:keep|keeps|keeping|kept) (?:tabs|an eye|watch) on\b", re.I), "tracking"),
-           (re.compile(r"\b(?:okay|ok|happy|fine|comfortable|on board) with\b", re.I), "agree with"),
+           (re.compile(r"\b(?:okay|ok|happy|fine|comfortable|on board) with\b"
+                       r"|\b(?:go|goes|went|going|gone) along with\b(?=\s+(?:that|this|it|the (?:\w+ )?(?:numbers?|figures?|estimates?|"
+                       r"plan|deal|idea|account|claim|version|count|total)\b))", re.I),  # not "civilians who went along with them"
+            "agree with"),
            (re.compile(r"\b(?:get|gets|got|getting) in touch\b|\b(?:make|makes|made|making) contact\b"
                        r"|\b(?:reach|reached|reaches|reaching) out\b", re.I), "contact"),
            (re.compile(r"\b(?:form|forms|formed|forming) the (?:backbone|core|bulk) of\b", re.I), "lead"),

@@ -897,3 +897,16 @@ def test_said_there_was_no_reads_as_a_denial():
     history = [{"role": "user", "content": "how did they get out?"}, {"role": "assistant", "content": "Under a deal."}]
     assert analyse("wait didnt the union say there was no deal at all??", history).compares
     assert not analyse("did the union say when the strike ends?", history).compares
+
+
+def test_words_about_the_figures_asked_are_no_topic():
+    from assistant.discrepancies import question_event
+    from assistant.question import analyse
+    from assistant.text import terms
+
+    asked = analyse("Selo's number for the foreign holdouts - is it the same in every report? I saw two different figures")
+    assert {"number", "figur", "same", "differ"}.isdisjoint(asked.terms) and "fighter" in asked.terms
+    assert question_event(asked) == "remain"
+    history = [{"role": "user", "content": "How many foreign fighters are left?"}, {"role": "assistant", "content": "Up to 150."}]
+    follow_up = analyse("Does the SDF go along with that number?", history)
+    assert follow_up.compares and question_event(follow_up) == "remain" and "agre" in terms("they go along with it")
