@@ -253,7 +253,7 @@ _ABOUT_ACCOUNTS = {"number", "figur", "differ", "match", "same", "everi", "see"}
 
 
 def _topic_terms(text: str) -> list[str]:
-    return [t for t in terms(text) if t not in _ABOUT_ACCOUNTS]
+    return [t for t in terms(re.sub(r"\bhow long\b", "how", text, flags=re.I)) if t not in _ABOUT_ACCOUNTS]  # "long": the kind asked
 
 
 def _leans_on_history(text: str, own_terms: list[str]) -> bool:

@@ -910,3 +910,12 @@ def test_words_about_the_figures_asked_are_no_topic():
     history = [{"role": "user", "content": "How many foreign fighters are left?"}, {"role": "assistant", "content": "Up to 150."}]
     follow_up = analyse("Does the SDF go along with that number?", history)
     assert follow_up.compares and question_event(follow_up) == "remain" and "agre" in terms("they go along with it")
+
+
+def test_phrases_that_name_no_topic_are_folded():
+    from assistant.question import analyse
+    from assistant.text import terms
+
+    assert "enter" in terms("when did the SDF get into Raqqa")
+    assert "place" not in terms("why was it such a big deal in the first place?") and "deal" not in terms("such a big deal")
+    assert "long" not in analyse("how long have they been fighting in there?").terms
