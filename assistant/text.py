@@ -48,7 +48,7 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "spokesman": "speak", "spokeswoman": "speak", "spokesperson": "speak", "spokesmen": "speak",
             "spearhead": "lead", "kurd": "kurdish", "turk": "turkish",  # a people and its adjective are one
             "seiz": "captur", "recaptur": "captur", "retak": "captur", "retook": "captur", "retaken": "captur",
-            "messag": "contact", "holdout": "fighter"}
+            "messag": "contact", "holdout": "fighter", "guy": "member"}
 
 
 # Irregular forms the Snowball stemmer leaves apart ("sent" vs "send").

@@ -919,3 +919,16 @@ def test_phrases_that_name_no_topic_are_folded():
     assert "enter" in terms("when did the SDF get into Raqqa")
     assert "place" not in terms("why was it such a big deal in the first place?") and "deal" not in terms("such a big deal")
     assert "long" not in analyse("how long have they been fighting in there?").terms
+
+
+@pytest.mark.slow
+def test_the_sentence_after_the_best_one_that_holds_the_rarest_word_is_added(tmp_path):
+    bot = bot_over(tmp_path, port=(
+        "Strikers give up\n\nA port official told reporters on Monday the striking dockers had given up overnight, "
+        "without saying how many. \"They sent a message to the harbour board and to the church mediators,\" the official said.\n"
+        "Ships began to unload on Tuesday after a week at anchor.\n"),
+        weather=("Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {day}."
+                                               for n, day in enumerate(["Friday", "Sunday", "Monday", "Wednesday",
+                                                                        "Thursday", "Saturday", "Tuesday"], 1)) + "\n"))
+    answer = bot.ask("how did the dock guys who gave up overnight get in touch w/ the other side?")
+    assert "sent a message to the harbour board" in answer.text

@@ -86,8 +86,10 @@ class ExtractiveAnswerer:
         if rarest and not any(rarest[0] in self.index.lexicon.terms_of(s) for c in chosen for s in c.sentences):
             # "How did the members who surrendered make contact?": the best sentence tells the
             # surrender; the one that says how they made contact ("They sent a message to …") is added
-            covering = next((s for s in statements if s not in chosen and s.best.relevance >= MIN_RELEVANCE
-                             and s.best.score >= SECOND_PART * top.score and not headline(s.text)
+            after = {(c.sentence.source, c.sentence.index + 1) for c in chosen[0].copies}  # the best one's next sentence:
+            follows = lambda s: any((c.sentence.source, c.sentence.index) in after for c in s.copies)  # noqa: E731
+            covering = next((s for s in statements if s not in chosen and not headline(s.text)  # it goes on about it
+                             and (follows(s) or s.best.relevance >= MIN_RELEVANCE and s.best.score >= SECOND_PART * top.score)
                              and (question.kind not in TYPED or s.best.fit > 0)
                              and rarest[0] in self.index.lexicon.terms_of(s.copies[0].sentence)), None)
             if covering is not None:
