@@ -159,13 +159,10 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._outcomes_told(q, asked, evidence), q.query)
         if alternatives.asks_destination(q.text):
             evidence += self.retriever.evidence_of(self._destinations_told(q, evidence), q.query)
-        if q.kind == "reason":  # "why are they so opposed?": the sentences giving a reason ("… so they can return …")
-            asked, lexicon = set(q.terms), self.index.lexicon
-            evidence += self.retriever.evidence_of(self._missed_in_found(
-                q, evidence, lambda s: bool(REASON.search(s.text) and lexicon.terms_of(s) & asked)), q.query)
-        if alternatives.asks_timing(q.text):  # "over what time did they leave?": each account of how long
-            evidence += self.retriever.evidence_of(self._missed_in_found(q, evidence, lambda s: alternatives.tells_timing(s.text)),
-                                                   q.query)
+        if q.kind == "reason":
+            evidence += self.retriever.evidence_of(self._reasons_given(q, evidence), q.query)
+        if alternatives.asks_timing(q.text):
+            evidence += self.retriever.evidence_of(self._timings_told(q, evidence), q.query)
         if q.compares:
             evidence += self.retriever.evidence_of(self._what_is_denied(q, evidence), q.query)
         return evidence
@@ -188,6 +185,17 @@ class Assistant:
         someone headed, or that nobody knows ("The convoy would head to the remaining territory
         in eastern Syria"), which retrieval misses when they share no word with the question."""
         return self._missed_in_found(q, evidence, lambda s: alternatives.tells_destination(s.text))
+
+    def _reasons_given(self, q: Question, evidence: list) -> list:
+        """ "Why are they so opposed?": the sentences of the articles retrieval found that give a
+        reason ("… to go free so they can return …") and share a word with the question."""
+        asked, lexicon = set(q.terms), self.index.lexicon
+        return self._missed_in_found(q, evidence, lambda s: bool(REASON.search(s.text) and lexicon.terms_of(s) & asked))
+
+    def _timings_told(self, q: Question, evidence: list) -> list:
+        """ "Over what time did they leave?": the sentences of the articles retrieval found that
+        tell over what time someone left or surrendered ("over the past five days", "overnight")."""
+        return self._missed_in_found(q, evidence, lambda s: alternatives.tells_timing(s.text))
 
     def _outcomes_told(self, q: Question, asked: tuple, evidence: list) -> list:
         """For an either-or question ("did they want out, or fight to the end?", read as `asked`),

@@ -147,9 +147,7 @@ class ExtractiveAnswerer:
             reason = next((s for s in statements if s not in chosen and REASON.search(s.text) and not headline(s.text)
                            and s.best.relevance >= REASON_RELEVANCE and s.best.score >= SECOND_PART * top), None)
             return chosen if reason is None else [chosen[0], reason, *chosen[1:]][: self.max_sentences]
-        best = chosen[0].best
-        reason = Statement(following.text, [Scored(Evidence(following, 0.0, best.evidence.dense), best.relevance, best.fit)])
-        return [chosen[0], reason, *chosen[1:]][: self.max_sentences]
+        return [chosen[0], _beside(following, chosen[0]), *chosen[1:]][: self.max_sentences]
 
     def with_quotation_openings(self, chosen: list[Statement]) -> list[Statement]:
         """A quotation that goes on from the sentence before ("“This is a local solution,” he
@@ -162,8 +160,7 @@ class ExtractiveAnswerer:
             opening = rows[first.index - 1] if first.index > 0 and _CONTINUES.match(first.text) else None
             if opening is not None and _OPENS.search(opening.text) \
                     and not any(opening in c.sentences for c in chosen + out):
-                best = statement.best
-                out.append(Statement(opening.text, [Scored(Evidence(opening, 0.0, best.evidence.dense), best.relevance, best.fit)]))
+                out.append(_beside(opening, statement))
             out.append(statement)
         return out[: max(self.max_sentences, len(chosen))]
 
@@ -181,9 +178,7 @@ class ExtractiveAnswerer:
         sequel = rows[first.index + 1] if first.index + 1 < len(rows) else None
         if sequel is None or not _CONTINUES.match(sequel.text) or any(sequel in c.sentences for c in chosen):
             return chosen
-        best = chosen[0].best
-        said_next = Statement(sequel.text, [Scored(Evidence(sequel, 0.0, best.evidence.dense), best.relevance, best.fit)])
-        return [chosen[0], said_next, *chosen[1:]][: self.max_sentences]
+        return [chosen[0], _beside(sequel, chosen[0]), *chosen[1:]][: self.max_sentences]
 
     def with_role_named(self, question: Question, chosen: list[Statement]) -> list[Statement]:
         """For a who-question, a role the best sentence leaves unnamed ("But a spokesman for the
@@ -199,8 +194,7 @@ class ExtractiveAnswerer:
         added = following or (previous if gave_role else None)
         if added is None:
             return chosen
-        best = chosen[0].best
-        pair = Statement(added.text, [Scored(Evidence(added, 0.0, best.evidence.dense), best.relevance, best.fit)])
+        pair = _beside(added, chosen[0])
         rest = [c for c in chosen[1:] if added not in c.sentences]
         return ([chosen[0], pair] if following else [pair, chosen[0]]) + rest[: self.max_sentences - 2]
 
@@ -209,6 +203,12 @@ class ExtractiveAnswerer:
 # the sentence before when that one is a short quotation closed by its attribution ("…,” he said.").
 _CONTINUES = re.compile(r"^\s*[\"“](?![^\"”]*[\"”][^\"“]*\b(?:said|says|told|added)\b)")
 _OPENS = re.compile(r"^\s*[\"“](?P<quoted>[^\"”]{3,120})[,.!?][\"”]\s+(?:he|she|they|it|(?:[\w\-]+\s+){0,4}[A-Z][\w\-]+)\s+(?:said|says|added|told \w+)\.\s*$")
+
+
+def _beside(sentence, statement: Statement) -> Statement:
+    """`sentence` as a statement told beside `statement` (its reason, opening or sequel), scored as it is."""
+    best = statement.best
+    return Statement(sentence.text, [Scored(Evidence(sentence, 0.0, best.evidence.dense), best.relevance, best.fit)])
 
 
 def _answering_part(statements: list[Statement], top: Scored, fit) -> Statement | None:
