@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from assistant.text import fold_phrasal, names, stem, terms
+from assistant.text import OUTLETS, fold_phrasal, names, stem, terms
 
 KINDS = ("number", "person", "place", "time", "reason", "choice", "composition", "definition", "yesno", "other")
 
@@ -253,7 +253,8 @@ _ABOUT_ACCOUNTS = {"number", "figur", "differ", "match", "same", "everi", "see"}
 
 
 def _topic_terms(text: str) -> list[str]:
-    return [t for t in terms(re.sub(r"\bhow long\b", "how", text, flags=re.I)) if t not in _ABOUT_ACCOUNTS]  # "long": the kind asked
+    text = OUTLETS.sub(" ", re.sub(r"\bhow long\b", "how", text, flags=re.I))
+    return [t for t in terms(text) if t not in _ABOUT_ACCOUNTS]  # "long": the kind asked
 
 
 def _leans_on_history(text: str, own_terms: list[str]) -> bool:

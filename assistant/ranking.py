@@ -25,7 +25,7 @@ from assistant.discrepancies import counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
 from assistant.question import Question, spelled_out
 from assistant.retrieval import Evidence
-from assistant.text import acronym_names, fold_phrasal, names, numbers, stem, term_set, terms, words
+from assistant.text import OUTLETS, acronym_names, fold_phrasal, names, numbers, stem, term_set, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
 # Names of days and months are matched as capitalised ("May", not "may"); the rest in any case ("Last night, …").
@@ -119,7 +119,7 @@ class Ranker:
         capitalised word that opens a sentence of the question ("Summarise …") is no name."""
         text = question.text
         openers = {m.group(1) for m in re.finditer(r"(?:^|[.?!]\s+)[\"“'‘(]?([A-Z][\w’'\-]*)", text)}
-        unknown = [name for name in sorted(names(text)) if name not in openers and terms(name)
+        unknown = [name for name in sorted(names(OUTLETS.sub(" ", text))) if name not in openers and terms(name)
                    and not any(self._known(t) for t in terms(name)) and not self._known_compound(name)]
         return unknown + [word for word in self._asked_speakers(text) if word.lower() not in map(str.lower, unknown)]
 

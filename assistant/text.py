@@ -48,7 +48,13 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "spokesman": "speak", "spokeswoman": "speak", "spokesperson": "speak", "spokesmen": "speak",
             "spearhead": "lead", "kurd": "kurdish", "turk": "turkish",  # a people and its adjective are one
             "seiz": "captur", "recaptur": "captur", "retak": "captur", "retook": "captur", "retaken": "captur",
-            "messag": "contact", "holdout": "fighter", "guy": "member"}
+            "messag": "contact", "holdout": "fighter", "guy": "member",
+            "uk": "britain", "british": "britain"}  # "the UK-based monitor" is the "Britain-based" one
+
+# News outlets a reader names as the teller of a story ("what does The National say …"): who
+# published an article, not what it is about, and an article need not name its own outlet.
+OUTLETS = re.compile(r"\b(?:[Tt]he National|Al[- ]?Jazeera|BBC|CNN|[Tt]he Guardian|(?:[Tt]he )?New York Times|NYT|"
+                     r"(?:[Tt]he )?Washington Post|Associated Press|Al[- ]Arabiya|Agence France[- ]Presse|Sky News|Bloomberg)\b")
 
 
 # Irregular forms the Snowball stemmer leaves apart ("sent" vs "send").

@@ -197,6 +197,16 @@ def test_a_question_about_someone_the_articles_never_mention_abstains_and_names_
     assert answer.abstained and "none of them mentions zorland or navy" in answer.text
     for question in ("what did the authority say about the ship?", "what did they make of it?", "what did tomas vey say?"):
         assert not harbour_bot.ranker.unknown_names(analyse(question)), question
+    # an outlet named as the teller of a story is no topic: an article need not name its own outlet
+    for question in ("What does The National say about the sailors?", "Did the BBC report the inspection?"):
+        assert not harbour_bot.ranker.unknown_names(analyse(question)), question
+        assert "nation" not in analyse(question).terms and "bbc" not in analyse(question).terms
+
+
+def test_the_uk_is_britain():
+    from assistant.text import stem
+
+    assert stem("UK") == stem("Britain") == stem("British")
 
 
 @pytest.mark.slow
