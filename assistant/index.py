@@ -285,7 +285,13 @@ class Index:
             self.__dict__.pop("collection", None)
             self.__dict__.pop("vector_store", None)
             SharedSystemClient.clear_system_cache()  # Chroma caches one client per path
-            shutil.rmtree(self.store_dir, ignore_errors=True)
+            for child in self.store_dir.glob("*"):
+                if child.name.startswith("."):  # the repository's store/.gitkeep is not the store's
+                    continue
+                if child.is_dir():
+                    shutil.rmtree(child, ignore_errors=True)
+                else:
+                    child.unlink(missing_ok=True)
         self._forget_reads()
 
     def _forget_reads(self) -> None:
