@@ -19,8 +19,8 @@ KINDS = ("number", "person", "place", "time", "reason", "choice", "composition",
 
 _KIND_PATTERNS = [
     ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\bpopulation\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
-               r"|\bwhat (?:is|was|were|are) the (?:population|size|death toll|toll|count|total|tally|strength)\b"),
-    ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
+               r"|\bwhat (?:is|was|were|are) the (?:population|size|death toll|toll|count|total|tally|strength)\b|\b(?:death|casualty) tolls?\b"),
+    ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (?:exact |calendar |specific |precise )?(day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\bwhat destination\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),
     ("choice", r"\b(?:what|which) (?:\w+ ){0,5}?(?:choices?|options?|alternatives?)\b"),  # "what did he say their options were?"
@@ -125,7 +125,7 @@ def counted_thing(text: str) -> list[str]:
     part = _PART_OF.search(text)
     if part:
         return terms(part.group(1))  # "how many of them were kids?" counts kids
-    match = _COUNTED.search(text) or _NUMBER_OF.search(text)
+    match = _COUNTED.search(text) or _NUMBER_OF.search(text) or _COUNTED_PLURAL.search(text)
     if match:
         if _AN_EVENT.fullmatch(match.group(1)):
             return ["peopl"]  # "how many died?": whoever did, unnamed
@@ -137,6 +137,7 @@ def counted_thing(text: str) -> list[str]:
 
 
 _NUMBER_OF = re.compile(_COUNTED.pattern.replace(r"\bhow many ", r"\b(?:the|what|a|an) (?:total )?number of "), re.I)
+_COUNTED_PLURAL = re.compile(r"\bhow many ((?:[\w\-’']+\s+){0,2}?[a-z][\w\-’']*s)\b", re.I)  # "how many members sit on …?"
 _POPULATION = re.compile(r"\bpopulation\b", re.I)
 _PART_OF = re.compile(r"\bhow many of (?:them|those|these|the [\w\-]+)\s+(?:were|are|was|is)\s+((?:[\w\-’']+\s+){0,2}?[\w\-’']+)\s*\?*\s*$", re.I)
 _AN_EVENT = re.compile(r"(?:died|die|killed|left|fled|surrendered|remained|stayed|escaped|survived)", re.I)
@@ -155,6 +156,19 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         question.context_terms = [t for t in terms(aside) if t not in question.terms]
     question.compares = bool(_ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
                              or _REPORTED.search(text) and _AGREEMENT.search(_REPORTED.split(text)[-1]))  # "X says …. do the Kurds confirm that?"
+    asked, check = _with_accounts_check(text)
+    if check:  # "Where were they heading? Is this reported the same way everywhere?": where, by every account
+        own = _topic_terms(asked)
+        question.terms = own + [t for t in _topic_terms(check) if t not in _ACCOUNT_WORDS and t not in own]
+        question.compares = True
+    if question.kind == "time" and _FIRST_TIME.search(text):  # "when did the SDF first get in?": when they got in
+        question.terms = [t for t in question.terms if t != "first"]
+    if question.kind == "time" and _WHICH_TIME.search(text):  # "what month did IS take Raqqa?": "month" is the kind asked
+        question.terms = [t for t in question.terms if t not in _TIME_UNITS]
+    if question.kind == "time" and ASKS_END.search(text):  # "when will the fighting end?" is about the fighting, not "the end"
+        question.terms = [t for t in question.terms if t not in _ENDING]
+    if question.kind == "composition":  # "who makes up the SDF?" is about the SDF; "makes up" asks the kind
+        question.terms = [t for t in question.terms if t not in _MAKING_UP]
     if question.kind == "number":  # "what share of the city …?" is answered "90 per cent of the city"
         question.terms = ["cent" if t in _SHARE else t for t in question.terms]
     joined = _JOINED.search(text)
@@ -217,6 +231,24 @@ def _with_aside(text: str) -> tuple[str, str]:
     return first + "?", rest.strip()
 
 
+def _with_accounts_check(text: str) -> tuple[str, str]:
+    """A question, then another asking only whether the articles agree on it ("…? Is this
+    reported the same way everywhere?", "…? Do the sources agree?"): (the question, the check);
+    ("", "") otherwise. The check's words are no topic."""
+    parts = [p for p in re.split(r"(?<=\?)\s+|,?\s+and\s+(?=(?:do|does|did|is|are|was|were|has|have)\s)", text.strip()) if p.strip(" ?")]
+    last = parts[-1] if len(parts) >= 2 else ""
+    if _HOW_THEY_DIFFER.match(last) or _CHECKS_ACCOUNTS.match(last) and not _WH_OPENING.match(last.strip().lower()):
+        return " ".join(parts[:-1]), last
+    return "", ""
+
+
+# the words of such a check, which name the accounts and how they compare: "statements", "the same way", "consistently"
+_ACCOUNT_WORDS = {"statement", "account", "way", "everywher", "consist", "differ", "agre", "disagre", "match", "contradict",
+                  "give", "put", "figur", "number", "version", "outlet", "paper", "stori", "compar"}
+_HOW_THEY_DIFFER = re.compile(r"^\s*(?:and\s+|so\s+)?(?:how|in what way|where)\b.*\b(?:differ|disagree|contradict|compare|vary)\w*\b", re.I)
+_CHECKS_ACCOUNTS = re.compile(r"^\s*(?:and\s+|but\s+|so\s+)?(?:is|are|was|were|do|does|did|has|have|had)\b.*\b(?:(?:the )?same|differently|"
+                              r"differ\w*|consistent\w*|everywhere|agree\w*|disagree\w*|match\w*|contradict\w*|"
+                              r"in (?:all|every|each) (?:of )?(?:the )?(?:articles?|reports?|sources?|accounts?|outlets?))\b", re.I)
 _REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported)\b[^.?!-]*[.?!-]\s+", re.I)  # a claim, then a question on it
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}
@@ -250,6 +282,14 @@ def _names_a_party(text: str) -> bool:
 # Words a question uses of the figures and accounts it asks about, not of the topic: "is Selo's
 # number the same in every report? I saw two different figures"
 _ABOUT_ACCOUNTS = {"number", "figur", "differ", "match", "same", "everi", "see"}
+
+
+ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop|end|be over|finish|cease|wrap up|conclude)\b", re.I)
+_WHICH_TIME = re.compile(r"\b(?:what|which|exact)\s+(?:\w+\s+)?(?:day|date|year|month|time)\b", re.I)
+_TIME_UNITS = {"day", "date", "year", "month", "time", "calendar", "exact", "specif", "precis"}
+_FIRST_TIME = re.compile(r"\bwhen\b.*(?<!\bthe)(?<!\ba)(?<!\bits)(?<!\btheir)(?<!\bhis)(?<!\bher)\s+first\b(?!\s+time\b)", re.I)  # not "the first convoy"
+_ENDING = {"stop", "end", "finish", "ceas", "wrap", "conclud"}  # stems of the verbs ASKS_END asks by
+_MAKING_UP = {"make", "compos", "compris", "consist"}  # stems of "makes up", "composed of", …
 
 
 def _topic_terms(text: str) -> list[str]:

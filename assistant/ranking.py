@@ -23,7 +23,7 @@ from typing import Callable
 from assistant.claims import EVENTS, quantity_claims
 from assistant.discrepancies import counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
-from assistant.question import Question, spelled_out
+from assistant.question import ASKS_END, Question, spelled_out
 from assistant.retrieval import Evidence
 from assistant.text import OUTLETS, acronym_names, fold_phrasal, names, numbers, stem, term_set, terms, words
 
@@ -41,16 +41,20 @@ KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus wo
 _ASKED_SPEAKER = re.compile(r"\b(?:what|how)\s+(?:did|does|do|has|have|had|would|will)\s+(?P<who>(?:[\w’'\-]+\s+){1,5}?)"
                             r"(?:say|said|make of|think|react|respond|reply|tell|feel|view)\b", re.I)
 _ANYONE = {"guy", "folk", "peopl", "anyon", "everyon", "other", "they", "them", "he", "she", "it", "local", "offici"}
-_ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop|end|be over|finish|cease|wrap up|conclude)\b", re.I)
 _WHO_SAID = re.compile(r"^\s*(?:and\s+|so\s+|but\s+|then\s+)?who\s+(?:\w+\s+)?(?:said|says|say|told|tells|claimed|stated)\b", re.I)
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going|(?:keep|kept) (?:on )?\w+ing)\b", re.I)
-ASKS_DATE = re.compile(r"\b(?:what|which|exact) date\b", re.I)
+ASKS_DATE = re.compile(r"\b(?:what|which|exact)\s+(?:\w+\s+)?date\b", re.I)  # "on what calendar date"
+ASKS_MONTH = re.compile(r"\b(?:what|which)\s+month\b", re.I)
+ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.I)
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_MONTHS = re.compile(rf"\b{_MONTH}\b")
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 CALENDAR_DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b")
 ASKS_DURATION = re.compile(r"\bhow long\b(?!\s+a\b)|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|\bwhat (?:period|time ?span|length of time)\b|\bhow many (?:days|hours|weeks|months)\b", re.I)
 CHOICE = re.compile(r"\beither\b.+\bor\b|\bwhether to\b.+\bor\b|\b(?:choice|choose) between\b|\b(?:options?|choices?|alternatives?)\b", re.I)
+# "an alliance of …", "made up of …", "a Kurdish-Arab militia alliance" (two capitalised parts: not "US-led … coalition")
 MADE_OF = re.compile(r"\b(?:alliance|coalition|union|federation|grouping|umbrella|mix|group) of\b|\bmade up of\b|\bcompris\w+\b"
-                     r"|\bcomposed of\b|\bconsist\w* of\b|\b[A-Z][\w]+-[A-Z][\w]+ (?:\w+ )?(?:alliance|coalition|force)\b", re.I)
+                     r"|\bcomposed of\b|\bconsist\w* of\b|(?-i:\b[A-Z][\w]+-[A-Z][\w]+) (?:\w+ )?(?:alliance|coalition|force)\b", re.I)
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to)\b", re.I)
 
 
@@ -118,8 +122,7 @@ class Ranker:
         Bakr al-Baghdadi in Raqqa?" asks about someone the articles never mention. A single
         capitalised word that opens a sentence of the question ("Summarise …") is no name."""
         text = question.text
-        openers = {m.group(1) for m in re.finditer(r"(?:^|[.?!]\s+)[\"“'‘(]?([A-Z][\w’'\-]*)", text)}
-        unknown = [name for name in sorted(names(OUTLETS.sub(" ", text))) if name not in openers and terms(name)
+        unknown = [name for name in asked_names(text) if terms(name)
                    and not any(self._known(t) for t in terms(name)) and not self._known_compound(name)]
         return unknown + [word for word in self._asked_speakers(text) if word.lower() not in map(str.lower, unknown)]
 
@@ -221,18 +224,30 @@ class Ranker:
         if kind == "number":
             return _number_fit(question, sentence, self.figures(sentence),
                                lambda: " ".join(s.text for s in self.neighbours(sentence, 1, 0)))
-        asks_end = kind == "time" and _ASKS_END.search(question.text)  # "when will the fighting stop?": "… until the city is clean"
+        asks_end = kind == "time" and ASKS_END.search(question.text)  # "when will the fighting stop?": "… until the city is clean"
         if kind == "time" and (ASKS_DURATION.search(question.text) or asks_end):  # "how long will it go on?": the same
             ends_until = re.search(r"\b(?:until|till)\s*\?*\s*$", question.text, re.I)  # "what would it go on until?"
             until = (_GOES_ON.search(question.text) or asks_end or ends_until or re.search(r"\b(?:until|till) when\b", question.text, re.I)) \
-                and re.search(r"\buntil\b", text, re.I)
+                and re.search(r"\buntil\b(?!\s+(?:the\s+(?:very\s+|bitter\s+)?end|this|that|now|today)\b)", text, re.I)  # "until the end",
+                # "until this very moment": no end told
             if ends_until or asks_end:
                 return 0.25 if until else 0.05 if DURATION.search(text) else -0.1
             return 0.2 if DURATION.search(text) or until else -0.1
+        years, told_years = (set(_YEAR.findall(question.text)), set(_YEAR.findall(text))) if kind == "time" else (set(), set())
+        if years and told_years and not years & told_years:
+            return -0.15  # "what month in 2014?" is not answered by "in November 2015"
+        if kind == "time" and ASKS_YEAR.search(question.text):  # "what year did IS take Raqqa?": a year
+            return 0.15 if told_years - years else -0.15
+        if kind == "time" and ASKS_MONTH.search(question.text):  # "what month in 2014?": a month the question does not give
+            return 0.15 if any(m.group() not in question.text for m in _MONTHS.finditer(text)) else -0.15
         if kind == "time" and ASKS_DATE.search(question.text):  # "on what date …?": a calendar date, not a year or a weekday
             return 0.15 if CALENDAR_DATE.search(text) else -0.15
         if kind == "time":  # a time the question does not give already: "what month in 2014?" is not answered by "in 2014"
-            return 0.15 if any(t.group().lower() not in question.text.lower() for t in TIME.finditer(text)) else -0.15
+            told = [t.group() for t in TIME.finditer(text) if t.group().lower() not in question.text.lower()]
+            if not told:
+                return -0.15
+            # "when did they get into Raqqa?": "in June" says when; "after four months of battle" only how long since
+            return 0.15 if any(not DURATION.fullmatch(t) for t in told) else 0.05
         if kind == "person":
             speaker = self.index.lexicon.speaker_of(sentence) if _WHO_SAID.search(question.text) else None
             if speaker and _new_names(question, speaker.name):  # "who said that?": "…, he added." after "…, Colonel Ryan Dillon said."
@@ -280,6 +295,13 @@ class Ranker:
     def neighbours(self, sentence: Sentence, before: int = 1, after: int = 1) -> list[Sentence]:
         rows = self.index.sentences.get(sentence.source, [])
         return [s for s in rows[max(0, sentence.index - before):sentence.index + after + 1] if s.index != sentence.index]
+
+
+def asked_names(text: str) -> list[str]:
+    """The names a question asks about: its capitalised words or runs of them, but not a single
+    word that opens one of its sentences ("Summarise …") nor the outlet telling the story."""
+    openers = {m.group(1) for m in re.finditer(r"(?:^|[.?!]\s+)[\"“'‘(]?([A-Z][\w’'\-]*)", text)}
+    return [name for name in sorted(names(OUTLETS.sub(" ", text))) if name not in openers]
 
 
 ASKS_WORDS = re.compile(r"\bhow (?:did|does|do|has|have|would) (?:[\w.\-’']+ ){1,5}?(characteri[sz]e|describe|call|"
@@ -356,6 +378,7 @@ _NOT_A_PLACE = re.compile(r"\baccording to (?:the )?\w+$|\b(?:Mr|Mrs|Ms|Dr|Col|C
 _NAMES_A_PLACE = re.compile(r"\b(?:which|what) (?:\w+ )?(?:city|cities|town|towns|province|provinces|country|countries|"
                             r"village|villages|region|state|states|nationality|nationalities)\b|\bname of the (?:city|town|province|country)\b", re.I)
 PLACE = re.compile(r"\b(?:in|to|towards|toward|into|near|along|at|(?:town|city|village|stronghold|province|capital|bastion|port|enclave) of)\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
+REGION = re.compile(r"\b((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)\s+(?:border|frontier|province|region|valley)\b")  # "on the Syrian-Lebanon border"
 ORIGIN = re.compile(r"\bfrom\s+((?:the\s+)?[A-Z][\w’'\-]+(?:\s+[A-Z][\w’'\-]+)*)")
 _ASKS_ORIGIN = re.compile(r"\bcomes? from\b|\bcame from\b|\bhail(?:s|ed)? from\b|\bfrom\s*\??$|\borigins?\b|"
                           r"\bnationalit(?:y|ies)\b", re.I)
@@ -498,7 +521,8 @@ def _place_fit(question: Question, text: str) -> float:
     asked |= {stem(w) for w in words(f"{question.text} {question.context}")}  # the asked "Raqqa" (or the earlier turn's),
     # "deir ezzor" in lower case; IS no place
     found = ORIGIN if _ASKS_ORIGIN.search(question.text) else PLACE  # "where do they come from?": not where they go
-    places = [m.group(1) for m in found.finditer(text) if not {stem(w) for w in m.group(1).split() if w.lower() != "the"} <= asked
+    matches = list(found.finditer(text)) + (list(REGION.finditer(text)) if found is PLACE else [])
+    places = [m.group(1) for m in matches if not {stem(w) for w in m.group(1).split() if w.lower() != "the"} <= asked
               and not {w.lower() for w in m.group(1).split()} & ORG_WORDS
               and not re.fullmatch(r"(?:the\s+)?[A-Z]{3,5}", m.group(1))  # "fell to the SDF": an organisation's acronym
               and not _NOT_A_PLACE.search(text[:m.start(1)] + m.group(1).split()[0])]

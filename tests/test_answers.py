@@ -942,3 +942,99 @@ def test_the_sentence_after_the_best_one_that_holds_the_rarest_word_is_added(tmp
                                                                         "Thursday", "Saturday", "Tuesday"], 1)) + "\n"))
     answer = bot.ask("how did the dock guys who gave up overnight get in touch w/ the other side?")
     assert "sent a message to the harbour board" in answer.text
+
+
+@pytest.mark.slow
+def test_a_rarely_named_party_no_chosen_sentence_mentions_gets_an_abstention(tmp_path):
+    bot = bot_over(tmp_path, port=(
+        "Harbour deal\n\nThe Valmont dockers accepted a deal with the port authority on Tuesday. "
+        "The deal ends a strike that had stopped loading for nine days, union leader Petra Lind said. "
+        "Ships queued outside the harbour for most of the week.\n"),
+        region=("Northern ports\n\nFurther north, the port of Askel is run by a Norland-backed company. "
+                "Its cranes were idle for a month last year.\n"),
+        weather=("Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {day}."
+                                               for n, day in enumerate(["Friday", "Sunday", "Monday", "Wednesday"], 1)) + "\n"))
+    answer = bot.ask("How did Norland react to the deal with the dockers?")
+    assert answer.abstained and answer.citations == []
+    assert "Norland-backed company" in bot.ask("What backing does the company running Askel have?").text  # its sentence answers
+
+
+def test_the_words_that_ask_the_kind_are_no_topic():
+    from assistant.question import analyse
+
+    assert "make" not in analyse("Who actually makes up the union?").terms
+    assert "end" not in analyse("When will the strike end, according to the union?").terms
+    assert "first" not in analyse("When did the dockers first walk out?").terms
+    assert "first" in analyse("When did the first ship leave?").terms  # "the first ship" is which ship
+
+
+def test_a_mix_is_told_by_two_capitalised_parts_not_by_a_lower_case_compound():
+    from assistant.ranking import MADE_OF
+
+    assert MADE_OF.search("the Farmers Union, a Dutch-Belgian trade alliance, said so")
+    assert not MADE_OF.search("said a spokesman for the US-led international coalition backing the union")
+
+
+def test_an_ending_told_only_as_until_the_end_says_no_end():
+    from assistant.question import analyse
+    from assistant.ranking import Ranker
+
+    class Lexicon:
+        def speaker_of(self, sentence):
+            return None
+
+    class Index:
+        lexicon, sentences = Lexicon(), {}
+
+    fit = lambda text: Ranker(Index())._fit("time", question, _sentence(text))  # noqa: E731
+    question = analyse("When will the strike end?")
+    assert fit("The strike will go on until the whole port is closed, the union said.") > 0.2
+    assert fit("Workers who decided to stay out until the end were paid.") < 0.2
+
+
+def test_a_point_in_time_answers_when_better_than_a_duration():
+    from assistant.question import analyse
+    from assistant.ranking import Ranker
+
+    class Index:
+        lexicon, sentences = None, {}
+
+    question = analyse("When did the dockers walk out?")
+    fit = lambda text: Ranker(Index())._fit("time", question, _sentence(text))  # noqa: E731
+    assert fit("The dockers walked out in June.") > fit("The port has been shut after four months of strikes.") > 0
+    question = analyse("What year did the dockers walk out?")
+    assert "year" not in question.terms
+    assert fit("The dockers walked out in 2019.") > 0 > fit("The dockers walked out on Monday.")
+    question = analyse("What month in 2019 did the dockers walk out?")
+    assert fit("The dockers walked out in June 2019.") > 0 > fit("The port reopened in November 2020.")
+    question = analyse("On what calendar date did the strike begin?")
+    assert question.kind == "time" and "calendar" not in question.terms
+    assert analyse("civilian death toll for the port riots?").kind == "number"
+
+
+def test_a_border_named_by_its_countries_is_a_place():
+    from assistant.question import analyse
+    from assistant.ranking import _place_fit
+
+    question = analyse("The convoy was stopped on the border with which country?")
+    assert _place_fit(question, "The convoy was stopped on the Norland-Askel border.") > 0
+
+
+def test_a_question_then_a_check_whether_the_articles_agree_compares_every_account():
+    from assistant.discrepancies import asks_about_figures
+    from assistant.question import analyse
+
+    for text in ("Where were the dockers heading? Is this reported the same way everywhere?",
+                 "Were any sailors still on board according to Ines Paul, and do the articles quote her consistently?",
+                 "Did any sailors get off? How did statements from the port authority differ?"):
+        asked = analyse(text)
+        assert asked.compares and {"way", "everywher", "consist", "statement", "differ"}.isdisjoint(asked.terms), text
+    assert "author" in analyse("Did any sailors get off? How did statements from the port authority differ?").terms
+    assert not analyse("Where were the dockers heading? Is it far?").compares
+    assert asks_about_figures(analyse("Were any sailors still left on board?"))
+
+
+def _sentence(text: str):
+    from assistant.lexical import Sentence
+
+    return Sentence("a.txt", 0, 0, len(text), text)

@@ -20,7 +20,7 @@ from assistant.citations import Draft
 from assistant.speakers import attribution_note
 from assistant.discrepancies import Found, describe
 from assistant.question import Question
-from assistant.ranking import ORG_WORDS, REASON, Scored, Statement, headline, named_next
+from assistant.ranking import ORG_WORDS, REASON, TIME, Scored, Statement, asked_names, headline, named_next
 from assistant.retrieval import Evidence
 from assistant.text import terms
 
@@ -28,6 +28,7 @@ MIN_RELEVANCE = 0.33  # below this the best evidence does not answer the questio
 NEAR_BEST = 0.85      # a further statement must score at least this share of the best
 SECOND_PART = 0.6    # the best answer to a question's second part, at least this share of the best
 TYPED = {"number", "time", "person", "place"}
+SHAPED = {"composition", "definition", "choice"}  # once the best statement has the shape asked, the others need it too
 REASON_RELEVANCE = 0.25  # a statement giving a reason, added to a why-answer that gives none, is at least this relevant
 
 
@@ -46,6 +47,8 @@ class ExtractiveAnswerer:
         chosen = self.with_quotation_openings(chosen)
         chosen = self.with_quotation_sequel(question, chosen)
         chosen = self.with_role_named(question, chosen)
+        if self.leaves_out_who_is_asked_about(question, chosen):
+            return abstention(question)
         cites: dict = {}
         parts = []
         for statement in chosen:
@@ -75,7 +78,8 @@ class ExtractiveAnswerer:
             best = statement.best
             if len(chosen) >= self.max_sentences or best.score < NEAR_BEST * top.score:
                 break
-            if best.relevance < MIN_RELEVANCE or (question.kind in TYPED and best.fit <= 0) or headline(statement.text):
+            shapeless = best.fit <= 0 and (question.kind in TYPED or question.kind in SHAPED and top.fit > 0)
+            if best.relevance < MIN_RELEVANCE or shapeless or headline(statement.text):
                 continue
             repeated = next((i for i, c in enumerate(chosen) if _redundant(statement.text, c.text)), None)
             if repeated is None:
@@ -127,6 +131,25 @@ class ExtractiveAnswerer:
             return surname in lexicon.terms_of(sentence) or bool(speaker and surname in terms(speaker.name))
 
         return [s for s in statements if any(about(c.sentence) for c in s.copies)]
+
+    def leaves_out_who_is_asked_about(self, question: Question, chosen: list[Statement]) -> bool:
+        """A rarely mentioned name the question asks about that no chosen statement holds in any
+        of its words, nor the sentence before it, nor its speaker: "How did Russia react to the
+        deal?" is not answered by sentences on the deal that never mention Russia."""
+        asked = [set(terms(name)) for name in asked_names(question.text)
+                 if "-" not in name and not TIME.fullmatch(name)  # "US-led" describes, "Sunday" is a time: neither is a party
+                 and not _TOLD_OR_PLACED.search(question.text.split(name)[0])]  # "tell Reuters", "in Deir Ezzor": a teller, a place
+        asked = [name for name in asked if name & set(question.focus)]
+        if not asked:
+            return False
+        lexicon = self.index.lexicon
+        held: set[str] = set()
+        for sentence in (s for statement in chosen for s in statement.sentences):
+            speaker = lexicon.speaker_of(sentence)
+            before = self.index.sentences.get(sentence.source, [])[max(0, sentence.index - 1):sentence.index]
+            held |= lexicon.terms_of(sentence) | set(terms(speaker.name) if speaker else ())
+            held |= set().union(*(lexicon.terms_of(s) for s in before))
+        return any(not name & held for name in asked)
 
     def with_stated_reason(self, question: Question, chosen: list[Statement], statements: list[Statement]) -> list[Statement]:
         """For a why-question whose best sentence only restates what happened ("Bali described
@@ -203,6 +226,9 @@ class ExtractiveAnswerer:
 # the sentence before when that one is a short quotation closed by its attribution ("…,” he said.").
 _CONTINUES = re.compile(r"^\s*[\"“](?![^\"”]*[\"”][^\"“]*\b(?:said|says|told|added)\b)")
 _OPENS = re.compile(r"^\s*[\"“](?P<quoted>[^\"”]{3,120})[,.!?][\"”]\s+(?:he|she|they|it|(?:[\w\-]+\s+){0,4}[A-Z][\w\-]+)\s+(?:said|says|added|told \w+)\.\s*$")
+
+
+_TOLD_OR_PLACED = re.compile(r"\b(?:to|tell|tells|told|telling|according to|per|by|in|on|at|from|near|into|with)\s+(?:the\s+)?$", re.I)
 
 
 def _beside(sentence, statement: Statement) -> Statement:
