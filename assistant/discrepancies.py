@@ -69,11 +69,13 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     sourced = as_source(question.text) | as_source(question.context)
 
     written = _written_as_names(f"{question.text} {question.context}")
+    counted = set(question.target)  # "how many Syrian fighters …": "Syrian" tells who is counted, not who tells
 
     def named(speaker: str | None) -> bool:
         titles = set(_TITLE.findall(speaker or ""))  # "Observatory head Rami …": "headed" names no one
         words = [w for w in _NAME_WORD.findall(speaker or "") if w not in titles and w.lower() not in _DETERMINERS]
-        return any(stem(w) in asked and (distinctive(stem(w)) and _names(w, written) or stem(w) in sourced) for w in words)
+        return any(stem(w) in asked and stem(w) not in counted
+                   and (distinctive(stem(w)) and _names(w, written) or stem(w) in sourced) for w in words)
 
     scoped = [c for c in claims if named(c.speaker)]
     own = set(question.terms) | as_source(question.text)
@@ -152,7 +154,9 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
     relevance: dict[Sentence, float] = {}
     for item in ranked:
         relevance[item.sentence] = max(item.relevance, relevance.get(item.sentence, 0.0))
-    floor = BEARING * max(relevance.values(), default=0.0)
+    answering = [item.relevance for item in ranked if item.fit > 0] if question is not None and question.kind in _TYPED else []
+    floor = BEARING * max(answering or relevance.values(), default=0.0)  # of the best that answers, for a typed question:
+    # "how many foreigners are still holed up?" is best matched by a sentence with no figure for them
 
     def stated(c: Claim) -> float:
         return max(relevance.get(s, 0.0) for s in (c.sentence, c.named_in, c.refers_to) if s is not None)
@@ -183,6 +187,7 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
     return [part for part in map(bearing_part, found) if part is not None]
 
 
+_TYPED = {"number", "time", "place", "person"}
 BEARING = 0.6  # each side's best sentence: at least this share of the best evidence's relevance
 FIGURE_BEARING = 0.4  # ... or this relevance, for a figure counting just what the question asks (thing, kind, event)
 

@@ -244,10 +244,12 @@ def _with_accounts_check(text: str) -> tuple[str, str]:
 
 # the words of such a check, which name the accounts and how they compare: "statements", "the same way", "consistently"
 _ACCOUNT_WORDS = {"statement", "account", "way", "everywher", "consist", "differ", "agre", "disagre", "match", "contradict",
-                  "give", "put", "figur", "number", "version", "outlet", "paper", "stori", "compar"}
+                  "give", "put", "figur", "number", "version", "outlet", "paper", "stori", "compar", "line", "talli", "squar",
+                  "correspond", "jibe", "confirm", "disput"}
 _HOW_THEY_DIFFER = re.compile(r"^\s*(?:and\s+|so\s+)?(?:how|in what way|where)\b.*\b(?:differ|disagree|contradict|compare|vary)\w*\b", re.I)
 _CHECKS_ACCOUNTS = re.compile(r"^\s*(?:and\s+|but\s+|so\s+)?(?:is|are|was|were|do|does|did|has|have|had)\b.*\b(?:(?:the )?same|differently|"
-                              r"differ\w*|consistent\w*|everywhere|agree\w*|disagree\w*|match\w*|contradict\w*|"
+                              r"differ\w*|consistent\w*|everywhere|agree\w*|disagree\w*|match\w*|contradict\w*|line\w* up|in line|"
+                              r"tall(?:y|ies|ied)|square\w*|correspond\w*|jibe\w*|confirm\w*|disput\w*|"
                               r"in (?:all|every|each) (?:of )?(?:the )?(?:articles?|reports?|sources?|accounts?|outlets?))\b", re.I)
 _REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported)\b[^.?!-]*[.?!-]\s+", re.I)  # a claim, then a question on it
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"

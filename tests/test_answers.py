@@ -849,6 +849,9 @@ def test_a_why_answer_that_only_restates_gets_the_reason_given_elsewhere(tmp_pat
         "\"The last thing we want is dockers to go free so they can join rival ports and cause more delays,\" she added.\n"))
     answer = bot.ask("Why is the port authority so opposed to letting the dockers walk out of their contracts?")
     assert "so they can join rival ports" in answer.text
+    # however closely the question repeats the restatement, the reason its party gives is added
+    answer = bot.ask("Why is the port authority so opposed to letting the dockers leave their contracts?")
+    assert "so they can join rival ports" in answer.text
 
 
 @pytest.mark.slow

@@ -112,7 +112,7 @@ def test_a_discrepancy_stated_only_by_weak_evidence_does_not_bear_on_the_questio
     claims = claims_of("The monitor said 40 fighters remained.", "The army said 90 fighters remained.")
     [found] = find(analyse("How many fighters remained?"), claims)
     a, b = (side[0].sentence for side in found.sides)
-    ranked = lambda *pairs: [SimpleNamespace(sentence=s, relevance=r) for s, r in pairs]  # noqa: E731
+    ranked = lambda *pairs: [SimpleNamespace(sentence=s, relevance=r, fit=0.25) for s, r in pairs]  # noqa: E731
     assert bearing([found], ranked((a, 0.8), (b, 0.7))) == [found]
     assert bearing([found], ranked((a, 0.8), (b, 0.3))) == []  # the best answer is about something else
     q = analyse("How many fighters remained?")  # a figure for just what is asked bears if it is relevant at all
@@ -120,6 +120,12 @@ def test_a_discrepancy_stated_only_by_weak_evidence_does_not_bear_on_the_questio
     assert bearing([found], ranked((a, 0.9), (b, 0.3)), q) == []
     other = analyse("How many fighters surrendered in the town?")  # another event: as relevant as the best, or nothing
     assert bearing([found], ranked((a, 0.9), (b, 0.45)), other) == []
+    # of a typed question, "nearly as relevant" is to the best sentence that holds the kind of answer asked:
+    # one that matches the question better but has no figure for it does not raise the bar
+    unfit = SimpleNamespace(sentence=article("Preparations are under way for the fighters to leave.", source="x.txt")[0],
+                            relevance=0.95, fit=-0.25)
+    assert bearing([found], ranked((a, 0.5), (b, 0.45)) + [unfit], q) == [found]
+    assert bearing([found], ranked((a, 0.5), (b, 0.45)) + [unfit]) == []  # with no question, the best sentence is the bar
     untold = claims_of("The monitor said 40 fighters surrendered.", "They numbered about 90 fighters.")
     [found] = find(other, untold)  # a figure whose event no one tells bears only as relevant as the best
     a, b = (side[0].sentence for side in found.sides)
@@ -351,3 +357,24 @@ def test_a_denial_of_leaving_does_not_bear_on_who_surrendered():
         ("A council member said some foreign rebels had left the town.", "A council member"))
     assert find(analyse("were the rebels who surrendered overnight locals or foreigners?"), claims, evidence) == []
     assert find(analyse("were foreign rebels allowed to leave the town?"), claims, evidence) != []
+
+
+def test_a_qualifier_of_what_is_counted_does_not_name_a_speaker():
+    claims = claims_of("The Syrian Monitor for Labour said about 200 Syrian miners left.",
+                       "Union head Ravi Das said 275 Syrian miners left.")
+    asked = analyse("How many Syrian miners left?")  # "Syrian" says who is counted, not that the Syrian Monitor tells
+    assert len(scoped_to_speaker(asked, claims, lambda t: True)) == 2 and len(find(asked, claims)) == 1
+    assert len(scoped_to_speaker(analyse("How many miners did the Syrian Monitor say left?"), claims, lambda t: True)) == 1
+
+
+def test_a_question_checking_that_two_parties_line_up_compares_them():
+    asked = analyse("What's the union's count of miners rescued, and does it line up with the mayor's number?")
+    assert asked.compares and "line" not in asked.terms and "mayor" in asked.terms
+
+
+def test_running_off_walking_out_and_taking_off_are_leaving():
+    from assistant.alternatives import alternatives
+
+    for text in ("did the miners surrender or did they just walk out of the town?", "did they run off or hand themselves over?",
+                 "did the miners surrender or just take off to who knows where?"):
+        assert set(alternatives(text)[1]) == {"surrender", "left"}, text

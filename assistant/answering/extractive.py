@@ -168,9 +168,17 @@ class ExtractiveAnswerer:
                 return chosen
             top = chosen[0].best.score
             reason = next((s for s in statements if s not in chosen and REASON.search(s.text) and not headline(s.text)
-                           and s.best.relevance >= REASON_RELEVANCE and s.best.score >= SECOND_PART * top), None)
+                           and s.best.relevance >= REASON_RELEVANCE
+                           and (s.best.score >= SECOND_PART * top or self.said_by_the_asked(question, s))), None)
             return chosen if reason is None else [chosen[0], reason, *chosen[1:]][: self.max_sentences]
         return [chosen[0], _beside(following, chosen[0]), *chosen[1:]][: self.max_sentences]
+
+    def said_by_the_asked(self, question: Question, statement: Statement) -> bool:
+        """Is the statement told by the party the question asks about ("why is the port authority
+        so opposed …?": "…,” port chief Marta Olsen said)? Its reason is theirs, however few of
+        the question's words it repeats."""
+        speaker = self.index.lexicon.speaker_of(statement.copies[0].sentence)
+        return speaker is not None and bool(set(terms(speaker.name)) & set(question.terms) - {"said", "say"})
 
     def with_quotation_openings(self, chosen: list[Statement]) -> list[Statement]:
         """A quotation that goes on from the sentence before ("“This is a local solution,” he
