@@ -47,7 +47,10 @@ class Subject(NamedTuple):
 def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str]) -> list[Found]:
     """The dispute between the question's two alternatives, if different speakers report each;
     `before(sentence)` is the text of the sentence before it in its article ("" for none)."""
-    asked = alternatives(question.text) if question.kind != "time" else None  # "when did they leave or surrender?": `timings`
+    if question.kind in ("time", "number"):  # "when did they leave or surrender?": `timings`; a count: the figures
+        return []
+    asked = alternatives(question.text) or one_intention(question.text) \
+        or (one_intention(question.context) if question.compares else None)  # "does the monitor see it that way?"
     if asked is None:
         return []
     subject, events, intended = asked
@@ -192,6 +195,31 @@ def alternatives(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
     intended = bool(re.search(r"\bto\s*$", before)) or bool(_INTENT.search(fold_phrasal(parts[1])[: second[1]]))
     words = [t for t in terms(_without_intent(before)) if t != "is"]
     return Subject({t for t in words if t in QUALIFIERS}, {t for t in words if t not in QUALIFIERS}), (first[0], second[0]), intended
+
+
+def one_intention(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
+    """The subject and (intended event, its opposite) of a question about one intention: "are
+    the foreign fighters asking to leave?" (leave, not stay), "the foreigners turned down the
+    deal?" (stay, not leave). Whoever reports the opposite intention disputes it."""
+    folded = fold_phrasal(_AUX.sub("", text or ""))
+    refused = _REFUSED.search(folded)
+    if refused:
+        return _subject_of(folded[: refused.start()]), ("remain", "left"), True
+    for intent in _INTENT.finditer(folded):
+        told = event_in(folded[intent.end(): intent.end() + 25])
+        if told and told[0] in _OPPOSITE:
+            return _subject_of(folded[: intent.start()]), (told[0], _OPPOSITE[told[0]]), True
+    return None
+
+
+def _subject_of(words: str) -> Subject:
+    found = [t for t in terms(re.sub(r"^.*\b(?:says?|said|that)\s+", "", words, flags=re.I)) if t != "is"]
+    return Subject({t for t in found if t in QUALIFIERS}, {t for t in found if t not in QUALIFIERS})
+
+
+_TRUE_THAT = re.compile(r"^\s*it\s+(?:really\s+)?(?:true|correct|right|the case|so)\s+that\s+", re.I)
+_OPPOSITE = {"left": "remain", "remain": "left"}
+_REFUSED = re.compile(r"\b(?:refus\w*|reject\w*|turn\w* down|(?:said|say|says) no to)\s+(?:the\s+|a\s+|an\s+)?(?:deal|offer|agreement|evacuation)\b", re.I)
 
 
 def _without_intent(words: str) -> str:
@@ -353,7 +381,9 @@ def same_party(a: str | None, b: str | None) -> bool:
 def _subject_words(text: str) -> str:
     """The subject as the question wrote it ("the Syrian IS fighters")."""
     start = _AUX.match(text)
-    words = fold_phrasal(text[start.end() if start else 0:])
-    first = event_in(words)
+    words = _TRUE_THAT.sub("", fold_phrasal(text[start.end() if start else 0:]))  # "is it true that the fighters …"
+    refused = _REFUSED.search(words)  # "the foreigners turned down the deal"
+    first = ("remain", refused.start()) if refused else event_in(words)
     phrase = _without_intent(words[: first[1]]).strip(" ,") if first else ""
+    phrase = re.sub(r"^.*\b(?:says?|said|claims?|claimed)\s+(?:that\s+)?", "", phrase)  # "the SDF says the foreigners …"
     return phrase[0].lower() + phrase[1:] if phrase[:1].isupper() and not phrase.split()[0].isupper() else phrase or "they"

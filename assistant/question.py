@@ -266,7 +266,7 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
                         r"|\bthe same (?:figure|number|estimate|count|total|tally|account|version|amount|way)\b|\bsame as\b"
-                        r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b)", re.I)
+                        r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 
 
 # A party named in lower case: "did the kurds confirm that?", "does the coalition agree?"

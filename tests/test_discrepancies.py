@@ -378,3 +378,13 @@ def test_running_off_walking_out_and_taking_off_are_leaving():
     for text in ("did the miners surrender or did they just walk out of the town?", "did they run off or hand themselves over?",
                  "did the miners surrender or just take off to who knows where?"):
         assert set(alternatives(text)[1]) == {"surrender", "left"}, text
+
+
+def test_one_intention_asked_is_set_against_its_opposite():
+    from assistant.alternatives import one_intention
+
+    subject, events, intended = one_intention("Is it true that the stranded miners are asking to leave?")
+    assert subject.qualifiers == set() and "miner" in subject.nouns and events == ("left", "remain") and intended
+    assert one_intention("the union says the foreign miners turned down the deal - does the mayor see it that way?")[1] == ("remain", "left")
+    assert one_intention("Did the miners leave?") is None  # what happened, not what anyone wanted
+    assert analyse("the union says the miners turned down the deal - does the mayor see it that way?").compares
