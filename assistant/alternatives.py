@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from assistant.claims import EVENTS, REMAINING, Claim
-from assistant.discrepancies import GENERIC_HEADS, QUALIFIERS, Evidence, Found, context_qualifiers, same_speaker
+from assistant.discrepancies import GENERIC_HEADS, PEOPLE as _PEOPLE, QUALIFIERS, Evidence, Found, context_qualifiers, same_speaker
 from assistant.index import Sentence
 from assistant.question import Question
 from assistant.text import fold_phrasal, terms
@@ -82,6 +82,63 @@ def destinations(question: Question, evidence: list[Evidence], before: Callable[
     if not unknown or not named or all(same_party(a[0].speaker, b[0].speaker) for a in unknown for b in named):
         return []
     return [Found("where they were headed", unknown + named, answers_kind=True)]
+
+
+def descriptions(question: Question, evidence: list[Evidence], distinctive: Callable[[str], bool]) -> list[Found]:
+    """ "Were the civilians in the convoy the fighters' families or human shields?": one party
+    tells them as the first ("left along with their family members"), another as the second
+    ("described the civilians … as human shields"). Each alternative is told by all of its
+    distinctive words and none of the other's; names ("the SDF or the coalition?"), events
+    (`disputed`) and places, times and counts are no descriptions."""
+    asked = described(question.text)
+    if asked is None or question.kind in ("place", "time", "number") or alternatives(question.text) is not None:
+        return []
+    first, second = ({t for t in terms(words) if distinctive(t)} for words in asked)
+    first, second = first - second, second - first
+    whom = set(question.terms) & _PEOPLE  # of whom: a report must speak of them ("the civilians", "the fighters")
+    if not first or not second or not whom:
+        return []
+
+    def tells(words: set[str], other: set[str]) -> list[list[Claim]]:
+        sides: list[list[Claim]] = []  # a party's best report, with its reprints
+        for item in sorted(evidence, key=lambda e: -e.relevance):
+            own = set(terms(item.sentence.text))
+            said = _words_telling(item.sentence.text, lambda clause: words <= set(terms(clause))) if item.speaker else None
+            if said is None or not words <= own or other & own or not whom & own:
+                continue
+            side = next((side for side in sides if same_party(side[0].speaker, item.speaker)), None)
+            claim = Claim(item.sentence, "assertion", said, speaker=item.speaker, named_in=item.named_in)
+            if side is None and len(sides) < MAX_SPEAKERS:
+                sides.append([claim])
+            elif side is not None and item.sentence.text == side[0].sentence.text:
+                side.append(claim)
+        return sides
+
+    sides = [tells(first, second), tells(second, first)]
+    if not all(sides) or all(same_party(a[0].speaker, b[0].speaker) for a in sides[0] for b in sides[1]):
+        return []
+    return [Found(f"whether they were {asked[0]} or {asked[1]}", [side for alternative in sides for side in alternative],
+                  answers_kind=True)]  # each side answers just what is asked
+
+
+def described(text: str) -> tuple[str, str] | None:
+    """The two descriptions an either-or question offers of whom it asks about ("the fighters'
+    families", "human shields"), as written; None when it offers none, or a name."""
+    match = _DESCRIBED.search(text.strip()) or _DESCRIBED_AFTER_NOUN.search(text.strip())
+    if not match or any(w[:1].isupper() for w in (match["a"] + " " + match["b"]).split()):
+        return None
+    return match["a"], match["b"]
+
+
+# "were they the fighters' families or hostages?", "who are they — family of fighters or human shield?"
+_DESCRIBED = re.compile(r"(?:\b(?:were|was|are|is)\s+(?:they|them|these|those|it)|[—–:]|\s-)\s+(?:(?:the|their|a|an)\s+)?"
+                        r"(?P<a>[\w’'\-]+(?:\s+[\w’'\-]+){0,2}?)\s*,?\s+or\s+(?:were\s+they\s+|are\s+they\s+|just\s+|simply\s+|"
+                        r"really\s+|actually\s+)?(?:(?:the|their|a|an)\s+)?(?P<b>[\w’'\-]+(?:\s+[\w’'\-]+){0,2}?)\s*\?*\s*$", re.I)
+
+
+# "were the civilians in the convoy relatives or human shields?": up to two words before "or"
+_DESCRIBED_AFTER_NOUN = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:were|was|are|is)\s+the\b.*?\s(?P<a>[\w’'\-]+(?:\s+[\w’'\-]+)?)\s*,?\s+or\s+"
+                                   r"(?:(?:the|their|a|an)\s+)?(?P<b>[\w’'\-]+(?:\s+[\w’'\-]+)?)\s*\?*\s*$", re.I)
 
 
 def timings(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str]) -> list[Found]:

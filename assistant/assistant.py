@@ -107,7 +107,8 @@ class Assistant:
             speakers = {c.speaker for c in claims}
             evidence = [e for e in evidence if e.speaker in speakers]
         found = find(q, claims, evidence) + alternatives.disputed(q, evidence, self._before) \
-            + alternatives.destinations(q, evidence, self._before, distinctive) + alternatives.timings(q, evidence, self._before)
+            + alternatives.destinations(q, evidence, self._before, distinctive) + alternatives.timings(q, evidence, self._before) \
+            + alternatives.descriptions(q, evidence, distinctive)
         found = bearing(found, ranked, q)
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)

@@ -93,10 +93,11 @@ _NAME_WORD = re.compile(r"\b[A-Z]{3,}\b|[A-Za-z][\w’'\-]{3,}")  # a speaker's 
 
 def _written_as_names(text: str) -> set[str] | None:
     """Stems of the words a question writes capitalised (its first word aside), or None
-    when it is typed all in lower case and so tells names from words by nothing."""
+    when it is typed all in lower case and so tells names from words by nothing. A question
+    that capitalises its first word and no other names no one ("Were they human shields?")."""
     words = re.findall(r"[A-Za-z][\w’'\-]*", text)
     capitalised = {stem(w) for i, w in enumerate(words) if w[0].isupper() and i > 0}
-    return capitalised or None
+    return capitalised if capitalised or words[:1] and words[0][0].isupper() else None
 
 
 def _names(word: str, written: set[str] | None) -> bool:

@@ -388,3 +388,30 @@ def test_one_intention_asked_is_set_against_its_opposite():
     assert one_intention("the union says the foreign miners turned down the deal - does the mayor see it that way?")[1] == ("remain", "left")
     assert one_intention("Did the miners leave?") is None  # what happened, not what anyone wanted
     assert analyse("the union says the miners turned down the deal - does the mayor see it that way?").compares
+
+
+@pytest.mark.slow
+def test_two_descriptions_offered_and_told_by_different_parties_are_a_discrepancy(tmp_path):
+    from tests.test_answers import bot_over
+
+    bot = bot_over(tmp_path, mine=(
+        "Miners freed\n\nUnion head Ravi Das said 60 miners came out along with their family members. "
+        "Mayor Ines Paul described the people who came out with the miners as hostages of the gang. "
+        "Rescuers worked through the night. Former hostages of another gang said the valley was quiet. "
+        "The pit had been closed for a week. Ships waited in the harbour. Prices rose in the town.\n"),
+        weather=("Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {day}."
+                                               for n, day in enumerate(["Friday", "Sunday", "Monday", "Wednesday",
+                                                                        "Thursday", "Saturday", "Tuesday"] * 2, 1)) + "\n"))
+    answer = bot.ask("Were the people who came out with the miners family members or hostages?")
+    [dispute] = answer.discrepancies
+    assert dispute.topic == "whether they were family members or hostages"
+    assert {c.attributed_to for c in dispute.claims} == {"Union head Ravi Das", "Mayor Ines Paul"}
+    assert not bot.ask("Did the SDF or the coalition free the miners?").discrepancies  # names are no descriptions
+
+
+def test_a_question_capitalised_only_at_its_start_names_no_speaker_by_a_word():
+    from assistant.discrepancies import _written_as_names
+
+    assert _written_as_names("Were they human shields?") == set()
+    assert _written_as_names("were they human shields?") is None
+    assert _written_as_names("What did the Syrian Observatory say?") == {"syrian", "observatori"}
