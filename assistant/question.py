@@ -28,8 +28,10 @@ _KIND_PATTERNS = [
                     r"|\bwhat (?:is|are|was|were) (?:\w+ ){1,4}(?:made up|composed) of\b"),
     # "what exactly is the SDF?": what a name stands for (lower-cased here; `answer_kind` checks the name)
     ("definition", r"^\s*what\s+(?:exactly\s+)?(?:is|are|was|were)\s+(?:the\s+)?(?!(?:the\s+|his\s+|her\s+|their\s+|its\s+)?(?:reason|purpose|aim|goal|point|name|names)\b)"
+                   r"(?![\w\-’'. ]*[’']s\s+names?\b)"  # "what is that council member's name?" asks who
                    r"[\w\-’'. ]{2,40}\?*\s*$"),
-    ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bnames? of\b|\bwhat (?:is|was|are|were) (?:his|her|their|its) names?\b"),
+    ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader|member)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bnames? of\b|\bwhat (?:is|was|are|were) (?:his|her|their|its) names?\b"
+               r"|[’']s\s+names?\b|^\s*(?:and\s+)?(?:(?:the|his|her|their|its)\s+)?(?:full\s+)?names?\s*\?*\s*$"),  # "the member's name?", "name?"
     ("yesno", r"^(?:(?:and|so|but|then|also),?\s+)?(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)"
               r"(?:n[’']t)?\b"),  # "didn't one of them say otherwise?"
 ]

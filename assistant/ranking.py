@@ -428,6 +428,9 @@ def named_next(index, sentence: Sentence, question: Question) -> Sentence | None
     if speaker is None or speaker.named_in != following:
         return None
     person = re.findall(r"\b[A-Z][a-z][\w’'\-]*", speaker.name)
+    roles = {stem(m.group(1)) for m in _ROLES.finditer(speaker.name)}
+    if roles and not roles & {stem(m.group(1)) for m in _ROLES.finditer(unnamed.group(0))}:
+        return None  # "one of its members …" then "Union head Ravi Das said …": another person
     return following if len(person) >= 2 and not {w.lower() for w in person} & ORG_WORDS else None
 
 

@@ -1041,3 +1041,24 @@ def _sentence(text: str):
     from assistant.lexical import Sentence
 
     return Sentence("a.txt", 0, 0, len(text), text)
+
+
+@pytest.mark.slow
+def test_a_person_the_articles_leave_unnamed_is_not_answered_with_someone_else(tmp_path):
+    bot = bot_over(tmp_path, port=(
+        "Strike talk\n\nThe dockers' union denied on Monday that the strike was over, after one of its members said "
+        "\"the strike has ended for most of us.\" Union head Ravi Das said the walkout would go on until wages rose. "
+        "But a spokesman for the port denied any talks were taking place. \"We have not met them,\" Ana Ruiz told reporters. "
+        "Ships queued outside the harbour for most of the week.\n"),
+        weather=("Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {day}."
+                                               for n, day in enumerate(["Friday", "Sunday", "Monday", "Wednesday"], 1)) + "\n"))
+    answer = bot.ask("Which union member said the strike had ended? Need the name.")
+    assert answer.abstained and "Ravi Das" not in answer.text
+    assert "Ana Ruiz" in bot.ask("Which port spokesman denied any talks were taking place?").text  # named just after
+
+
+def test_asking_for_a_name_is_asking_who():
+    assert analyse("whats that council member's name?").kind == "person"
+    assert analyse("name?").kind == "person"
+    assert analyse("Which council member said it?").kind == "person"
+    assert analyse("What is the Port Authority?").kind == "definition"

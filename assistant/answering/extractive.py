@@ -20,9 +20,10 @@ from assistant.citations import Draft
 from assistant.speakers import attribution_note
 from assistant.discrepancies import Found, describe
 from assistant.question import Question
-from assistant.ranking import ORG_WORDS, REASON, TIME, Scored, Statement, asked_names, headline, named_next
+from assistant.ranking import (ORG_WORDS, REASON, TIME, _ROLES, _UNNAMED_ROLE, Scored, Statement, _asked_role, asked_names,
+                               headline, named_next)
 from assistant.retrieval import Evidence
-from assistant.text import terms
+from assistant.text import stem, terms
 
 MIN_RELEVANCE = 0.33  # below this the best evidence does not answer the question (off-corpus scores < 0.2)
 NEAR_BEST = 0.85      # a further statement must score at least this share of the best
@@ -62,7 +63,7 @@ class ExtractiveAnswerer:
         """The statements to state, best first; none when the articles do not answer. `disputed`:
         the sources disagree on what is asked, so the disagreement, stated after, answers it."""
         statements = self.about_the_person_meant(question, statements)
-        if not statements:
+        if not statements or self.leaves_them_unnamed(question, statements):
             return []
         answers = lambda best: best.relevance >= MIN_RELEVANCE and not (question.kind in TYPED and best.fit <= 0)  # noqa: E731
         # the best statement that answers at all, if nearly as good as the best-scored one: "who did the
@@ -131,6 +132,20 @@ class ExtractiveAnswerer:
             return surname in lexicon.terms_of(sentence) or bool(speaker and surname in terms(speaker.name))
 
         return [s for s in statements if any(about(c.sentence) for c in s.copies)]
+
+    def leaves_them_unnamed(self, question: Question, statements: list[Statement]) -> bool:
+        """ "Which council member said some foreigners had left?": the sentence that tells it best
+        calls them only "another council member" (or "one of its members", "an official") and
+        the next sentence does not name them either: the articles don't say who."""
+        asked = {stem(m.group(1)) for m in _ROLES.finditer(_asked_role(question.text))} - {"head"}
+        if question.kind != "person" or not asked:
+            return False
+        best = max(statements[: self.max_sentences], key=lambda s: s.best.relevance)
+        unnamed = _UNNAMED_ROLE.search(best.text)
+        if unnamed and re.search(r"\b[A-Z][\w’'\-]+\s*,\s*$", best.text[: unnamed.start()]):
+            return False  # "…, said Mostafa Bali, another SDF spokesman": named just before
+        return bool(unnamed and asked & set(terms(unnamed.group(0)))) \
+            and named_next(self.index, best.copies[0].sentence, question) is None
 
     def leaves_out_who_is_asked_about(self, question: Question, chosen: list[Statement]) -> bool:
         """A rarely mentioned name the question asks about that no chosen statement holds in any
