@@ -67,6 +67,8 @@ class Question:
 
 def answer_kind(text: str) -> str:
     lowered = re.sub(r"^(?:and|so|but|then|also),?\s+", "", spelled_out(text.lower().strip()))  # "and where did they go?"
+    lowered = re.sub(r"^(?:according to|per|in the words of)\s+(?:(?!\b(?:how|what|who|when|where|why|which)\b)[^,?]){1,60},\s*(?=\w)",
+                     "", lowered)  # "according to X, what …?": what is asked follows the source
     opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(lowered)
     for kind, pattern in _KIND_PATTERNS:
         match = re.search(pattern, lowered)

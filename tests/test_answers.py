@@ -1057,6 +1057,14 @@ def test_a_person_the_articles_leave_unnamed_is_not_answered_with_someone_else(t
     assert "Ana Ruiz" in bot.ask("Which port spokesman denied any talks were taking place?").text  # named just after
 
 
+def test_the_source_a_question_opens_with_does_not_set_its_kind():
+    from assistant.question import answer_kind
+
+    assert answer_kind("According to the union, what did the dockers who left have to hand over?") == "other"
+    assert answer_kind("Per the mayor, when will the strike end?") == "time"
+    assert answer_kind("according to the union how many dockers are left, and does the mayor agree?") == "number"
+
+
 def test_asking_for_a_name_is_asking_who():
     assert analyse("whats that council member's name?").kind == "person"
     assert analyse("name?").kind == "person"
