@@ -227,7 +227,9 @@ class Ranker:
         asks_end = kind == "time" and ASKS_END.search(question.text)  # "when will the fighting stop?": "… until the city is clean"
         if kind == "time" and (ASKS_DURATION.search(question.text) or asks_end):  # "how long will it go on?": the same
             ends_until = re.search(r"\b(?:until|till)\s*\?*\s*$", question.text, re.I)  # "what would it go on until?"
-            until = (_GOES_ON.search(question.text) or asks_end or ends_until or re.search(r"\b(?:until|till) when\b", question.text, re.I)) \
+            so_far = re.search(r"\bhow long\s+(?:have|has|had)\b.*\bbeen\b", question.text, re.I)  # "how long have they been
+            # fighting?": how long so far, not until when
+            until = not so_far and (_GOES_ON.search(question.text) or asks_end or ends_until or re.search(r"\b(?:until|till) when\b", question.text, re.I)) \
                 and re.search(r"\buntil\b(?!\s+(?:the\s+(?:very\s+|bitter\s+)?end|this|that|now|today)\b)", text, re.I)  # "until the end",
                 # "until this very moment": no end told
             if ends_until or asks_end:

@@ -993,6 +993,8 @@ def test_an_ending_told_only_as_until_the_end_says_no_end():
     question = analyse("When will the strike end?")
     assert fit("The strike will go on until the whole port is closed, the union said.") > 0.2
     assert fit("Workers who decided to stay out until the end were paid.") < 0.2
+    question = analyse("How long has the strike been going on?")  # so far: a span, not "until" what
+    assert fit("The port has been shut after four weeks of the strike.") > 0 > fit("The strike will go on until wages rise.")
 
 
 def test_a_point_in_time_answers_when_better_than_a_duration():
