@@ -75,7 +75,8 @@ def destinations(question: Question, evidence: list[Evidence], before: Callable[
     own = set(question.terms) if not asks_where_they_went(question) else set(terms(question.context))
     subject = Subject(own & QUALIFIERS or set(context_qualifiers(question.context)), own & _GROUPS)
     motion = _motion(question.text)
-    rare = {t for t in question.terms if distinctive(t) and t not in motion}
+    rare = {t for t in question.terms if distinctive(t) and t not in motion  # "the fighters who left": no topic word
+            and not any(re.fullmatch(pattern, t) for pattern in EVENTS.values())}
     covered = [e for e in evidence if rare <= set(terms(e.sentence.text)) | set(terms(before(e.sentence)))]
     unknown = _reports_matching(_UNKNOWN, None, subject, covered, before, relaxed=True)
     named = _reports_matching(_HEADED, _UNKNOWN, subject, covered, before, relaxed=True)

@@ -69,7 +69,8 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     sourced = as_source(question.text) | as_source(question.context)
 
     written = _written_as_names(f"{question.text} {question.context}")
-    counted = set(question.target)  # "how many Syrian fighters …": "Syrian" tells who is counted, not who tells
+    counted = set(question.target) | _group_qualifiers(question.text)  # "how many Syrian fighters …", "where did the
+    # Syrian IS fighters go?": "Syrian" tells which group is meant, not who tells
 
     def named(speaker: str | None) -> bool:
         titles = set(_TITLE.findall(speaker or ""))  # "Observatory head Rami …": "headed" names no one
@@ -86,6 +87,15 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     return scoped if scoped or any(named(s) for s in speakers) else claims
 
 
+def _group_qualifiers(text: str) -> set[str]:
+    """The qualifiers a question sets before a group of people ("Syrian" of "the Syrian IS fighters")."""
+    words = re.findall(r"[A-Za-z][\w’'\-]*", text)
+    return {stem(w) for i, w in enumerate(words) if stem(w) in QUALIFIERS
+            and any(_GROUP_WORD.fullmatch(v) for v in words[i + 1: i + 5])}
+
+
+_GROUP_WORD = re.compile(r"[a-z][a-z’']+s|people|men|fighter|member|civilian|militant|jihadist")  # a lower-case plural:
+# "Syrian miners", "foreign ones"; not "Syrian Democratic Forces", "Syrian Observatory"
 _DETERMINERS = {"another", "other", "some", "several", "many", "each", "both", "either", "neither", "every", "certain"}
 _TITLE = re.compile(r"\b([a-z][\w\-]+)\s+(?=[A-Z])")  # a lower-case word before a name is its title
 _NAME_WORD = re.compile(r"\b[A-Z]{3,}\b|[A-Za-z][\w’'\-]{3,}")  # a speaker's words that can name it: "SDF", "Selo"

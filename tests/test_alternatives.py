@@ -93,6 +93,9 @@ def test_a_destination_one_party_calls_unknown_and_another_names_is_a_dispute_un
     assert destinations(analyse("Where is the convoy headed?"), found, before.get, rare) == []
     assert destinations(analyse("Where were the foreign rebels headed?"), found, before.get, lambda t: False) == []
     assert destinations(analyse("Why did the local rebels head off?"), found, before.get, lambda t: False) == []
+    # "the rebels who left" names whom it asks about by what they did: no word each report must hold
+    rare = lambda t: t in ("left", "convoy")  # noqa: E731
+    assert destinations(analyse("Where did the local rebels who left the valley go?"), found, before.get, rare)
 
 
 

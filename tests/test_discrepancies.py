@@ -365,6 +365,7 @@ def test_a_qualifier_of_what_is_counted_does_not_name_a_speaker():
     asked = analyse("How many Syrian miners left?")  # "Syrian" says who is counted, not that the Syrian Monitor tells
     assert len(scoped_to_speaker(asked, claims, lambda t: True)) == 2 and len(find(asked, claims)) == 1
     assert len(scoped_to_speaker(analyse("How many miners did the Syrian Monitor say left?"), claims, lambda t: True)) == 1
+    assert len(scoped_to_speaker(analyse("Where did the Syrian miners who left go?"), claims, lambda t: True)) == 2
 
 
 def test_a_question_checking_that_two_parties_line_up_compares_them():
