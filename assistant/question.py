@@ -69,7 +69,9 @@ def answer_kind(text: str) -> str:
     lowered = re.sub(r"^(?:and|so|but|then|also),?\s+", "", spelled_out(text.lower().strip()))  # "and where did they go?"
     lowered = re.sub(r"^(?:according to|per|in the words of)\s+(?:(?!\b(?:how|what|who|when|where|why|which)\b)[^,?]){1,60},\s*(?=\w)",
                      "", lowered)  # "according to X, what …?": what is asked follows the source
-    opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(lowered)
+    opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(lowered) \
+        or re.match(r"(?:the|those|these|their|its)\b[^,;:—–?]*?\s(?:who|which)\b", lowered)  # "(and) the syrian ones who
+    # left?": a noun phrase and its relative clause (not "the fighters in raqqa, they come from which countries?")
     for kind, pattern in _KIND_PATTERNS:
         match = re.search(pattern, lowered)
         if match and not (opened and kind != "yesno" and match.start() > 0 and _relative(lowered, match.start())):

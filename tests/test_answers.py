@@ -1072,3 +1072,12 @@ def test_asking_for_a_name_is_asking_who():
     assert analyse("name?").kind == "person"
     assert analyse("Which council member said it?").kind == "person"
     assert analyse("What is the Port Authority?").kind == "definition"
+
+
+def test_a_noun_phrase_follow_up_with_a_relative_clause_keeps_the_earlier_kind():
+    from assistant.question import answer_kind
+
+    history = [{"role": "user", "content": "how many foreign dockers are still on strike?"},
+               {"role": "assistant", "content": "The union says about 40, the port says 90."}]
+    assert analyse("and the local ones who went back?", history).kind == "number"  # "who" is relative here
+    assert answer_kind("The foreign dockers in Varo, they come from which countries?") == "place"
