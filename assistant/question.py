@@ -97,7 +97,7 @@ def spelled_out(text: str) -> str:
 _SHORTHAND = {"r": "are", "u": "you", "ur": "your", "abt": "about", "b4": "before", "bc": "because", "cuz": "because",
               "coz": "because", "wat": "what", "wht": "what", "hw": "how", "ppl": "people", "thru": "through",
               "govt": "government", "tho": "though", "pls": "please", "w/": "with", "w/o": "without", "hrs": "hours",
-              "yrs": "years", "mins": "minutes"}
+              "yrs": "years", "mins": "minutes", "em": "them", "'em": "them", "’em": "them"}
 _SHORTHAND_WORD = re.compile(r"(?<![\w/’'.\-])(?:" + "|".join(sorted(map(re.escape, _SHORTHAND), key=len, reverse=True))
                              + r")(?![\w/’'\-]|\.\w)", re.I)  # not the "U" of "U.S." nor "R-rated"
 

@@ -708,6 +708,8 @@ def test_chat_shorthand_is_read_in_full():
     from assistant.question import in_full
 
     assert in_full("how many of them r there") == "how many of them are there"
+    assert in_full("how many of em?") == in_full("how many of 'em?") == "how many of them?"
+    assert in_full("Emma said so") == "Emma said so"
     assert in_full("wat did he say abt it? does the monitor agree w/ that?") == \
         "what did he say about it? does the monitor agree with that?"
     assert in_full("is the U.S. in it, and the K-9 units?") == "is the U.S. in it, and the K-9 units?"
