@@ -193,12 +193,14 @@ class Ranker:
     def wanted(self, question: Question) -> list[tuple[str, float]]:
         """The question's terms with their weights: its own at full IDF, borrowed context at half."""
         own = [(t, self.weight(t)) for t in dict.fromkeys(question.terms)]
+        own += [(f"#{n}", self.weight(f"#{n}")) for n in sorted(numbers(question.text))]  # "who said 275 left?": the figure
         context = dict.fromkeys(question.context_terms + terms(" ".join(question.context_names)))
         return own + [(t, 0.5 * self.weight(t)) for t in context if t not in question.terms and t not in question.earlier_party]
 
     def relevance(self, wanted: list[tuple[str, float]], evidence: Evidence, question: Question) -> float:
         lexicon = self.index.lexicon
         own = _by_acronym(lexicon.terms_of(evidence.sentence) | self.speaker_terms(evidence.sentence), question)
+        own |= {f"#{n}" for n in numbers(evidence.sentence.text)}
         near = frozenset().union(*(lexicon.terms_of(s) for s in self.neighbours(evidence.sentence)))
         total = sum(w for _, w in wanted) or 1.0
         covered = sum(w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)

@@ -1083,3 +1083,19 @@ def test_a_noun_phrase_follow_up_with_a_relative_clause_keeps_the_earlier_kind()
                {"role": "assistant", "content": "The union says about 40, the port says 90."}]
     assert analyse("and the local ones who went back?", history).kind == "number"  # "who" is relative here
     assert answer_kind("The foreign dockers in Varo, they come from which countries?") == "place"
+
+
+@pytest.mark.slow
+def test_a_figure_the_question_gives_is_what_it_is_about(tmp_path):
+    from assistant.retrieval import Evidence
+
+    bot = bot_over(tmp_path, mine=(
+        "Miners freed\n\n\"All the miners who were rescued from the flooded pit are safe,\" said Ana Ruiz, another union spokeswoman. "
+        "Union spokesman Ravi Das said 60 miners were rescued. Rescuers worked through the night.\n"),
+        weather=("Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {day}."
+                                               for n, day in enumerate(["Friday", "Sunday", "Monday", "Wednesday"], 1)) + "\n"))
+    bot.ingest()
+    question = analyse("Which union spokesman said 60 miners were rescued?")
+    rows = bot.index.sentences["mine.txt"]
+    relevance = lambda i: bot.ranker.relevance(bot.ranker.wanted(question), Evidence(rows[i], 0.0, 0.0), question)  # noqa: E731
+    assert "Ravi Das said 60" in rows[2].text and relevance(2) > relevance(1)  # both tell of rescued miners; one gives 60
