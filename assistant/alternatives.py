@@ -57,7 +57,7 @@ def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sen
     if not subject.qualifiers and not subject.nouns:  # "do they want out?": those the earlier turn asked about
         subject = Subject(set(context_qualifiers(question.context)), set())
     sides = [_reports(event, subject, evidence, other, before, intended) for event, other in (events, events[::-1])]
-    if not all(sides) or all(same_party(a[0].speaker, b[0].speaker) for a in sides[0] for b in sides[1]):
+    if not _parties_differ(*sides):
         return []
     said = (lambda e: f"wanted to {_WANTED[e]}") if intended else _EVENT_WORDS.get
     topic = f"whether {_subject_words(question.text)} {said(events[0])} or {said(events[1])}"
@@ -80,7 +80,7 @@ def destinations(question: Question, evidence: list[Evidence], before: Callable[
     covered = [e for e in evidence if rare <= set(terms(e.sentence.text)) | set(terms(before(e.sentence)))]
     unknown = _reports_matching(_UNKNOWN, None, subject, covered, before, relaxed=True)
     named = _reports_matching(_HEADED, _UNKNOWN, subject, covered, before, relaxed=True)
-    if not unknown or not named or all(same_party(a[0].speaker, b[0].speaker) for a in unknown for b in named):
+    if not _parties_differ(unknown, named):
         return []
     return [Found("where they were headed", unknown + named, answers_kind=True)]
 
@@ -100,23 +100,18 @@ def descriptions(question: Question, evidence: list[Evidence], distinctive: Call
     if not first or not second or not whom:
         return []
 
-    def tells(words: set[str], other: set[str]) -> list[list[Claim]]:
-        sides: list[list[Claim]] = []  # a party's best report, with its reprints
-        for item in sorted(evidence, key=lambda e: -e.relevance):
-            own = set(terms(item.sentence.text))
-            said = _words_telling(item.sentence.text, lambda clause: words <= set(terms(clause))) if item.speaker else None
-            if said is None or not words <= own or other & own or not whom & own:
-                continue
-            side = next((side for side in sides if same_party(side[0].speaker, item.speaker)), None)
-            claim = Claim(item.sentence, "assertion", said, speaker=item.speaker, named_in=item.named_in)
-            if side is None and len(sides) < MAX_SPEAKERS:
-                sides.append([claim])
-            elif side is not None and item.sentence.text == side[0].sentence.text:
-                side.append(claim)
-        return sides
+    def told(words: set[str], other: set[str]) -> Callable[[str], str | None]:
+        def quoted(text: str) -> str | None:
+            own = set(terms(text))
+            if not words <= own or other & own or not whom & own:
+                return None
+            return _words_telling(text, lambda clause: words <= set(terms(clause)))
+        return quoted
 
-    sides = [tells(first, second), tells(second, first)]
-    if not all(sides) or all(same_party(a[0].speaker, b[0].speaker) for a in sides[0] for b in sides[1]):
+    # `told` already asks that a report speak of them
+    sides = [_sides(told(words, other), Subject(set(), set()), evidence, lambda s: "", speaks_of=lambda s: True)
+             for words, other in ((first, second), (second, first))]
+    if not _parties_differ(*sides):
         return []
     return [Found(f"whether they were {asked[0]} or {asked[1]}", [side for alternative in sides for side in alternative],
                   answers_kind=True)]  # each side answers just what is asked
@@ -336,16 +331,19 @@ def _reports_matching(pattern: re.Pattern, unless: re.Pattern | None, subject: S
 
 
 def _sides(told: Callable[[str], str | None], subject: Subject, evidence: list[Evidence], before,
-           relaxed: bool = False, most: int = MAX_SPEAKERS) -> list[list[Claim]]:
+           relaxed: bool = False, most: int = MAX_SPEAKERS,
+           speaks_of: Callable[[Sentence], bool] | None = None) -> list[list[Claim]]:
     """Up to `most` parties' best reports, as `told(text)` reads them (None: no report),
     each with its reprints. `relaxed`: a report may name the subject's group in the sentence before
     ("The convoy would head to …" after "Those who have surrendered are only Syrians"), if that
-    names no other group."""
+    names no other group. `speaks_of(sentence)`, when given, says instead whether a report is
+    about whom the question asks."""
+    about = speaks_of or (lambda s: _mentions(subject, s, before(s)) if relaxed else _about(subject, s, before(s)))
     sides: list[list[Claim]] = []
     for item in sorted(evidence, key=lambda e: -e.relevance):
         s = item.sentence
         said = told(s.text) if item.speaker else None
-        if said is None or not (_mentions(subject, s, before(s)) if relaxed else _about(subject, s, before(s))):
+        if said is None or not about(s):
             continue
         side = next((side for side in sides if same_party(side[0].speaker, item.speaker)), None)
         claim = Claim(s, "assertion", said, speaker=item.speaker, named_in=item.named_in)
@@ -427,6 +425,11 @@ _GROUPS = {"fighter", "civilian"}  # the kinds of people a report of movement is
 
 def _names_no_other(subject: Subject, text: str) -> bool:
     return not context_qualifiers(text) - subject.qualifiers  # "Syrian" of "Syrian Observatory" names no group
+
+
+def _parties_differ(one: list[list[Claim]], other: list[list[Claim]]) -> bool:
+    """Are there reports of each of two accounts, and does some party tell the one and another party the other?"""
+    return bool(one and other) and not all(same_party(a[0].speaker, b[0].speaker) for a in one for b in other)
 
 
 def same_party(a: str | None, b: str | None) -> bool:

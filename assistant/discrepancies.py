@@ -30,7 +30,7 @@ from assistant.answer import Claim as ClaimOut
 from assistant.answer import Discrepancy
 from assistant.claims import DENIAL, EMPTY, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
-from assistant.question import Question
+from assistant.question import TYPED, Question
 from assistant.text import PHRASES, VARIANTS, numbers, stem, terms
 
 _QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
@@ -165,7 +165,7 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
     relevance: dict[Sentence, float] = {}
     for item in ranked:
         relevance[item.sentence] = max(item.relevance, relevance.get(item.sentence, 0.0))
-    answering = [item.relevance for item in ranked if item.fit > 0] if question is not None and question.kind in _TYPED else []
+    answering = [item.relevance for item in ranked if item.fit > 0] if question is not None and question.kind in TYPED else []
     floor = BEARING * max(answering or relevance.values(), default=0.0)  # of the best that answers, for a typed question:
     # "how many foreigners are still holed up?" is best matched by a sentence with no figure for them
 
@@ -198,7 +198,6 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
     return [part for part in map(bearing_part, found) if part is not None]
 
 
-_TYPED = {"number", "time", "place", "person"}
 BEARING = 0.6  # each side's best sentence: at least this share of the best evidence's relevance
 FIGURE_BEARING = 0.4  # ... or this relevance, for a figure counting just what the question asks (thing, kind, event)
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from assistant.text import OUTLETS, fold_phrasal, names, stem, terms
 
 KINDS = ("number", "person", "place", "time", "reason", "choice", "composition", "definition", "yesno", "other")
+TYPED = {"number", "time", "person", "place"}  # the kinds whose answer has a form of its own: a figure, a time, a name, a place
 
 _KIND_PATTERNS = [
     ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\bpopulation\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"

@@ -361,6 +361,13 @@ ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "uni
 _ROLE = (r"(spokes(?:man|woman|person)|head|leader|commander|chief|official|minister|president|"
          r"director|colonel|general|envoy|monitor|mayor|governor|member)s?\b")
 _ROLES = re.compile(r"\b" + _ROLE, re.I)
+
+
+def role_stems(text: str) -> set[str]:
+    """The stems of the roles `text` names ("spokesperson" is a "spokesman")."""
+    return {stem(m.group(1)) for m in _ROLES.finditer(text)}
+
+
 _STRICT_PERSON = re.compile(r"\bnames? of\b|\bwho (?:is|was|are|were) the\b|\bwhich (?:\w+ )?(?:official|spokes\w+|"
                             r"person|commander|leader|head|chief)\b|\bwho (?:(?:is|was|are|were) )?(?:heads?|leads?|runs?|commands?|"
                             r"heading|leading|running|commanding|headed|led|ran|commanded|in charge)\b", re.I)
@@ -421,7 +428,7 @@ def named_next(index, sentence: Sentence, question: Question) -> Sentence | None
     Nuri Mahmoud told AFP): who the role is. A question asking for a role ("who commands …?")
     takes only that role."""
     unnamed = _UNNAMED_ROLE.search(sentence.text)
-    asked = {stem(m.group(1)) for m in _ROLES.finditer(_asked_role(question.text))}
+    asked = role_stems(_asked_role(question.text))
     asked |= next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(question.text)), set())
     asked -= {"offici"}  # "which YPG official?": a spokesman is one
     if not unnamed or asked and not asked & set(terms(unnamed.group(0))):
@@ -432,8 +439,8 @@ def named_next(index, sentence: Sentence, question: Question) -> Sentence | None
     if speaker is None or speaker.named_in != following:
         return None
     person = re.findall(r"\b[A-Z][a-z][\w’'\-]*", speaker.name)
-    roles = {stem(m.group(1)) for m in _ROLES.finditer(speaker.name)}
-    if roles and not roles & {stem(m.group(1)) for m in _ROLES.finditer(unnamed.group(0))}:
+    roles = role_stems(speaker.name)
+    if roles and not roles & role_stems(unnamed.group(0)):
         return None  # "one of its members …" then "Union head Ravi Das said …": another person
     return following if len(person) >= 2 and not {w.lower() for w in person} & ORG_WORDS else None
 
@@ -449,7 +456,7 @@ def _person_fit(question: Question, text: str, before: str, roles_of: Callable[[
         return 0.05 if _new_names(question, text) else -0.12
     people = _person_names(question, text) | {n for n in _new_names(question, text)  # "Bali described …"
                                               if " " not in n and roles_of(n)}
-    roles = {stem(m.group(1)) for m in _ROLES.finditer(_asked_role(question.text))}  # "spokesperson" is a "spokesman"
+    roles = role_stems(_asked_role(question.text))
     roles |= next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(question.text)), set())
     # the role is the person's own ("Mostafa Bali, another SDF spokesman"), not a word nearby:
     # "top leaders were based there, and hostages said Mohammed Emwazi …" names no leader; a role left unnamed just before is the one named now ("But a spokesman

@@ -114,6 +114,16 @@ def test_a_time_is_read_at_the_start_of_a_sentence_and_may_is_a_month_only_capit
     assert terms("speaking for the army")[0] == terms("army spokesman")[-1] == terms("spokeswoman")[0]
 
 
+_DAYS = ["Friday", "Sunday", "Monday", "Wednesday", "Thursday", "Saturday", "Tuesday"]
+
+
+def storm_season(forecasts: int) -> str:
+    """An article on another topic, `forecasts` sentences long: beside it, a test article's
+    words are rare enough to be what a question is specifically about."""
+    return "Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {_DAYS[(n - 1) % 7]}."
+                                          for n in range(1, forecasts + 1)) + "\n"
+
+
 def bot_over(tmp_path, settings=None, **articles: str):
     """An Assistant over articles written for the test (file name -> text), its store under `tmp_path`."""
     from assistant import Assistant
@@ -942,9 +952,7 @@ def test_the_sentence_after_the_best_one_that_holds_the_rarest_word_is_added(tmp
         "Strikers give up\n\nA port official told reporters on Monday the striking dockers had given up overnight, "
         "without saying how many. \"They sent a message to the harbour board and to the church mediators,\" the official said.\n"
         "Ships began to unload on Tuesday after a week at anchor.\n"),
-        weather=("Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {day}."
-                                               for n, day in enumerate(["Friday", "Sunday", "Monday", "Wednesday",
-                                                                        "Thursday", "Saturday", "Tuesday"], 1)) + "\n"))
+        weather=storm_season(7))
     answer = bot.ask("how did the dock guys who gave up overnight get in touch w/ the other side?")
     assert "sent a message to the harbour board" in answer.text
 
@@ -957,8 +965,7 @@ def test_a_rarely_named_party_no_chosen_sentence_mentions_gets_an_abstention(tmp
         "Ships queued outside the harbour for most of the week.\n"),
         region=("Northern ports\n\nFurther north, the port of Askel is run by a Norland-backed company. "
                 "Its cranes were idle for a month last year.\n"),
-        weather=("Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {day}."
-                                               for n, day in enumerate(["Friday", "Sunday", "Monday", "Wednesday"], 1)) + "\n"))
+        weather=storm_season(4))
     answer = bot.ask("How did Norland react to the deal with the dockers?")
     assert answer.abstained and answer.citations == []
     assert "Norland-backed company" in bot.ask("What backing does the company running Askel have?").text  # its sentence answers
@@ -1054,8 +1061,7 @@ def test_a_person_the_articles_leave_unnamed_is_not_answered_with_someone_else(t
         "\"the strike has ended for most of us.\" Union head Ravi Das said the walkout would go on until wages rose. "
         "But a spokesman for the port denied any talks were taking place. \"We have not met them,\" Ana Ruiz told reporters. "
         "Ships queued outside the harbour for most of the week.\n"),
-        weather=("Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {day}."
-                                               for n, day in enumerate(["Friday", "Sunday", "Monday", "Wednesday"], 1)) + "\n"))
+        weather=storm_season(4))
     answer = bot.ask("Which union member said the strike had ended? Need the name.")
     assert answer.abstained and "Ravi Das" not in answer.text
     assert "Ana Ruiz" in bot.ask("Which port spokesman denied any talks were taking place?").text  # named just after
@@ -1092,8 +1098,7 @@ def test_a_figure_the_question_gives_is_what_it_is_about(tmp_path):
     bot = bot_over(tmp_path, mine=(
         "Miners freed\n\n\"All the miners who were rescued from the flooded pit are safe,\" said Ana Ruiz, another union spokeswoman. "
         "Union spokesman Ravi Das said 60 miners were rescued. Rescuers worked through the night.\n"),
-        weather=("Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {day}."
-                                               for n, day in enumerate(["Friday", "Sunday", "Monday", "Wednesday"], 1)) + "\n"))
+        weather=storm_season(4))
     bot.ingest()
     question = analyse("Which union spokesman said 60 miners were rescued?")
     rows = bot.index.sentences["mine.txt"]

@@ -393,16 +393,14 @@ def test_one_intention_asked_is_set_against_its_opposite():
 
 @pytest.mark.slow
 def test_two_descriptions_offered_and_told_by_different_parties_are_a_discrepancy(tmp_path):
-    from tests.test_answers import bot_over
+    from tests.test_answers import bot_over, storm_season
 
     bot = bot_over(tmp_path, mine=(
         "Miners freed\n\nUnion head Ravi Das said 60 miners came out along with their family members. "
         "Mayor Ines Paul described the people who came out with the miners as hostages of the gang. "
         "Rescuers worked through the night. Former hostages of another gang said the valley was quiet. "
         "The pit had been closed for a week. Ships waited in the harbour. Prices rose in the town.\n"),
-        weather=("Storm season\n\n" + " ".join(f"Forecasters expect storm number {n} to reach the coast by {day}."
-                                               for n, day in enumerate(["Friday", "Sunday", "Monday", "Wednesday",
-                                                                        "Thursday", "Saturday", "Tuesday"] * 2, 1)) + "\n"))
+        weather=storm_season(14))
     answer = bot.ask("Were the people who came out with the miners family members or hostages?")
     [dispute] = answer.discrepancies
     assert dispute.topic == "whether they were family members or hostages"

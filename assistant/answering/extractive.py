@@ -19,16 +19,15 @@ from difflib import SequenceMatcher
 from assistant.citations import Draft
 from assistant.speakers import attribution_note
 from assistant.discrepancies import Found, describe
-from assistant.question import Question
-from assistant.ranking import (ORG_WORDS, REASON, TIME, _ROLES, _UNNAMED_ROLE, Scored, Statement, _asked_role, asked_names,
-                               headline, named_next)
+from assistant.question import TYPED, Question
+from assistant.ranking import (ORG_WORDS, REASON, TIME, _UNNAMED_ROLE, Scored, Statement, _asked_role, asked_names, headline,
+                               named_next, role_stems)
 from assistant.retrieval import Evidence
-from assistant.text import stem, terms
+from assistant.text import terms
 
 MIN_RELEVANCE = 0.33  # below this the best evidence does not answer the question (off-corpus scores < 0.2)
 NEAR_BEST = 0.85      # a further statement must score at least this share of the best
 SECOND_PART = 0.6    # the best answer to a question's second part, at least this share of the best
-TYPED = {"number", "time", "person", "place"}
 SHAPED = {"composition", "definition", "choice"}  # once the best statement has the shape asked, the others need it too
 REASON_RELEVANCE = 0.25  # a statement giving a reason, added to a why-answer that gives none, is at least this relevant
 
@@ -137,7 +136,7 @@ class ExtractiveAnswerer:
         """ "Which council member said some foreigners had left?": the sentence that tells it best
         calls them only "another council member" (or "one of its members", "an official") and
         the next sentence does not name them either: the articles don't say who."""
-        asked = {stem(m.group(1)) for m in _ROLES.finditer(_asked_role(question.text))} - {"head"}
+        asked = role_stems(_asked_role(question.text)) - {"head"}
         if question.kind != "person" or not asked:
             return False
         best = max(statements[: self.max_sentences], key=lambda s: s.best.relevance)
