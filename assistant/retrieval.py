@@ -156,5 +156,13 @@ class ChromaNeighbours:
 
     def neighbours(self, vector: list[float]) -> dict[str, float]:
         """Node id -> cosine similarity of the `top_k` nearest sentences, nearest first."""
-        hits = self.collection.query(query_embeddings=[vector], n_results=self.top_k, include=["distances"])
-        return {id_: 1.0 - d for id_, d in zip(hits["ids"][0], hits["distances"][0])}  # cosine space
+        hits = self.collection.query(query_embeddings=[vector], n_results=self.top_k + TIE_SLACK, include=["distances"])
+        # Copies of one sentence in syndicated articles are equally near, and HNSW returns equals in
+        # whatever order (and, at the cut, whichever one) its build happened to give: ordered by id
+        # and cut here, the same question gets the same evidence in every process.
+        nearest = sorted(zip(hits["distances"][0], hits["ids"][0]), key=lambda hit: (round(hit[0], TIE_DIGITS), hit[1]))
+        return {id_: 1.0 - d for d, id_ in nearest[: self.top_k]}  # cosine space
+
+
+TIE_DIGITS = 6  # distances equal to this many digits are ties
+TIE_SLACK = 8   # neighbours fetched beyond top_k, so that copies tied at the cut are all seen

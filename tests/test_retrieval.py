@@ -1,12 +1,33 @@
 """Dense + BM25 retrieval fused by reciprocal rank, on the seeds."""
 
-from assistant.retrieval import RRF_K, reciprocal_rank_fusion
+from assistant.retrieval import RRF_K, TIE_SLACK, ChromaNeighbours, reciprocal_rank_fusion
 
 
 def test_reciprocal_rank_fusion_sums_one_over_k_plus_rank_by_id():
     fused = reciprocal_rank_fusion([["a", "b", "c"], ["c", "d"]], top_k=3)
     assert [id_ for id_, _ in fused] == ["c", "a", "b"]  # b and d tie; the first list's comes first
     assert fused[0][1] == 1 / (RRF_K + 2) + 1 / RRF_K
+
+
+class _Collection:
+    """A Chroma collection whose HNSW build put tied copies in a given order."""
+
+    def __init__(self, hits: list[tuple[str, float]]):
+        self.hits, self.asked = hits, None
+
+    def query(self, query_embeddings, n_results, include):
+        self.asked = n_results
+        hits = self.hits[:n_results]
+        return {"ids": [[id_ for id_, _ in hits]], "distances": [[d for _, d in hits]]}
+
+
+def test_copies_tied_at_the_cut_come_back_the_same_whatever_order_the_index_built():
+    """Syndicated copies are equally near; which one made the top k once depended on the build."""
+    near = [("a#1", 0.1), ("b#4", 0.2)]
+    for tied in ([("d#7", 0.3 + 1e-9), ("c#2", 0.3)], [("c#2", 0.3), ("d#7", 0.3 + 1e-9)]):
+        collection = _Collection(near + tied + [("e#0", 0.5)])
+        assert ChromaNeighbours(collection, top_k=3).neighbours([0.0]) == {"a#1": 0.9, "b#4": 0.8, "c#2": 0.7}
+        assert collection.asked == 3 + TIE_SLACK
 
 
 def test_every_dense_neighbour_survives_fusion_as_its_own_sentence(seeds_bot):
