@@ -34,7 +34,6 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(16, description="Sentences per embedding batch at ingest (on 2 CPU cores 16 embeds faster than 64, at a third of the peak memory).")
     ingest_batch: int = Field(50, description="Articles embedded and saved per step of an ingest (a killed run keeps finished steps).")
     max_file_bytes: int = Field(5_000_000, description="Larger article files are skipped, with their name and size reported.")
-    window_size: int = Field(2, description="Sentences of context kept on each side of an evidence sentence.")
     top_k: int = Field(40, description="Candidate sentences fetched by each retriever before fusion.")
     max_sentences: int = Field(4, description="Most evidence sentences an extractive answer states.")
     max_question_chars: int = Field(2000, description="Longer questions are refused with a clear error.")

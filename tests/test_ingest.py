@@ -106,13 +106,14 @@ def test_rebuild_starts_from_empty_and_ends_complete(index):
     assert keep.exists()
 
 
-def test_stored_nodes_keep_their_window_and_source_but_no_neighbours(index):
+def test_stored_nodes_keep_their_text_and_source_but_no_window_title_or_neighbours(index):
     import json
 
     index.ingest()
-    rows = index.collection.get(include=["metadatas"], limit=20)
-    for meta in rows["metadatas"]:
+    rows = index.collection.get(include=["metadatas", "documents"], limit=20)
+    for meta, text in zip(rows["metadatas"], rows["documents"]):
         node = json.loads(meta["_node_content"])
-        assert meta["window"] and meta["ref_doc_id"] == meta["source"]
+        assert text and meta["ref_doc_id"] == meta["source"] == node["metadata"]["source"]
+        assert not {"window", "original_text", "title", "n_sentences"} & (set(meta) | set(node["metadata"]))
         assert list(node["relationships"]) == ["1"]  # SOURCE only: no PREV/NEXT carrying their windows
         assert "metadata" not in node["relationships"]["1"] or not node["relationships"]["1"]["metadata"]
