@@ -89,7 +89,7 @@ def _slim_nodes():
                 node.relationships = {NodeRelationship.SOURCE: RelatedNodeInfo(node_id=source.node_id, hash=source.hash)} \
                     if isinstance(source, RelatedNodeInfo) else {}
                 node.metadata = {key: node.metadata[key] for key in KEPT_METADATA if key in node.metadata}
-                node.excluded_embed_metadata_keys = node.excluded_llm_metadata_keys = list(node.metadata)
+                node.excluded_embed_metadata_keys, node.excluded_llm_metadata_keys = list(node.metadata), list(node.metadata)
             return nodes
 
     return SlimNodes()
