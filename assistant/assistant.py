@@ -103,7 +103,9 @@ class Assistant:
         every = self._claims(ranked, q.focus)
         distinctive = lambda t: 0 < self.ranker.share(t) < DISTINCTIVE  # noqa: E731
         claims = scoped_to_speaker(q, every, distinctive, {e.speaker for e in evidence})
-        if len(claims) < len(every):  # "the coalition's line": nor is another speaker's assertion set against it
+        if len(claims) < len(every) and not any(c.kind == "denial" and not c.predicate for c in claims):
+            # "the coalition's line": nor is another speaker's assertion set against it; but what the
+            # speaker denied outright ("did he acknowledge any deal?") is told by others
             speakers = {c.speaker for c in claims}
             evidence = [e for e in evidence if e.speaker in speakers]
         found = find(q, claims, evidence) + alternatives.disputed(q, evidence, self._before) \
@@ -164,7 +166,7 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._reasons_given(q, evidence), q.query)
         if alternatives.asks_timing(q.text):
             evidence += self.retriever.evidence_of(self._timings_told(q, evidence), q.query)
-        if q.compares:
+        if self._denials_asked(q, [e.sentence for e in evidence]):
             evidence += self.retriever.evidence_of(self._what_is_denied(q, evidence), q.query)
         return evidence
 
@@ -173,11 +175,22 @@ class Assistant:
         """What the denials among `sentences` deny, by its first word ("negoti")."""
         return {head for s in sentences if DENIAL.search(s.text) for c in denial_claims(s, None) if (head := denied_head(c))}
 
+    @staticmethod
+    def _denials_asked(q: Question, sentences: list) -> list:
+        """The denials among `sentences` whose other side is wanted: every one, when the question
+        sets accounts side by side ("does anyone contradict him?"); else those denying what the
+        question is most specifically about ("did he acknowledge any deal?": "… deny any
+        negotiations or deal")."""
+        denials = [s for s in sentences if DENIAL.search(s.text)]
+        if q.compares:
+            return denials
+        return [s for s in denials if any(c.denied & set(q.focus) for c in denial_claims(s, None))]
+
     def _what_is_denied(self, q: Question, evidence: list) -> list:
         """ "The YPG says there are no talks at all - does anyone contradict him?": the sentences of
         the articles retrieval found that state what a found denial denies ("negotiations on their
         fate are still ongoing"), which retrieval misses when they share little with the question."""
-        denied = self._denied_heads([e.sentence for e in evidence])
+        denied = self._denied_heads(self._denials_asked(q, [e.sentence for e in evidence]))
         return self._missed_in_found(q, evidence, lambda s: bool(denied & self.index.lexicon.terms_of(s))
                                      and not DENIAL.search(s.text))
 
@@ -300,7 +313,7 @@ class Assistant:
         him?", one stating what a denial found denies ("negotiations … are still ongoing")."""
         evidence = []
         destination, timing = alternatives.asks_where_they_went(q), alternatives.asks_timing(q.text)
-        denied = self._denied_heads([r.sentence for r in ranked if r.relevance >= CLAIM_FLOOR]) if q.compares else set()
+        denied = self._denied_heads(self._denials_asked(q, [r.sentence for r in ranked if r.relevance >= CLAIM_FLOOR]))
         for item in ranked:
             low = item.relevance >= LOW_FLOOR and (
                 destination and alternatives.tells_destination(item.sentence.text)

@@ -270,7 +270,7 @@ def _named_qualifiers(question: Question) -> set[str]:
     """The qualifiers of the group a question counts: the follow-up's own win; else those of
     what it counts ("foreign" of "foreign jihadists", not "Syrian" of "the Syrian Observatory");
     else the earlier question's."""
-    own = {q for q in question.terms if q in QUALIFIERS}
+    own = {q for q in question.terms if q in QUALIFIERS} & context_qualifiers(question.text)
     return own or ({q for q in question.target if q in QUALIFIERS} if question.target
                    else set(context_qualifiers(question.context)))
 

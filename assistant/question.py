@@ -39,7 +39,7 @@ _KIND_PATTERNS = [
 
 _ANAPHORA = re.compile(r"\b(he|she|they|them|his|her|their|it|its|this|that|these|those|there|him)\b|^(and|what about|how about|so|then)\b"
                       r"|\bthe same\b|\botherwise\b|\bthe other (?:side|one|party|parties)\b", re.I)  # "the same number" as what was said
-_COUNTED = re.compile(r"\bhow many ((?:[\w\-’']+\s+){0,3}?[\w\-’']+?)(?=\s+(?:did|do|does|were|was|are|(?-i:is)|have|had|has|left|leav\w*|remain\w*|stay\w*|fled|flee\w*|surrender\w*|withdr\w*|pull\w*|got|get|went|go|escap\w*|die\w*|killed|hold\w*|still|in|from|of|according)\b|\?|$)", re.I)
+_COUNTED = re.compile(r"\bhow many ((?:[\w\-’']+\s+){0,3}?[\w\-’']+?)(?=\s+(?:did|do|does|were|was|are|(?-i:is)|have|had|has|left|leav\w*|remain\w*|stay\w*|fled|flee\w*|surrender\w*|withdr\w*|pull\w*|got|get|went|go|escap\w*|die\w*|killed|hold(?!outs?\b)\w*|still|in|from|of|according)\b|\?|$)", re.I)
 
 
 @dataclass
@@ -163,6 +163,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         question.context_terms = [t for t in terms(aside) if t not in question.terms]
     question.compares = bool(_ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
                              or _REPORTED.search(text) and _AGREEMENT.search(_REPORTED.split(text)[-1]))  # "X says …. do the Kurds confirm that?"
+    if len({n for n in names(text) if n.lower() not in _QUESTION_WORDS}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
+        question.compares = True  # "Did the YPG and the SDF tell the same story …?", "who puts it higher, X or Y?"
     asked, check = _with_accounts_check(text)
     if check:  # "Where were they heading? Is this reported the same way everywhere?": where, by every account
         own = _topic_terms(asked)
@@ -258,6 +260,11 @@ _CHECKS_ACCOUNTS = re.compile(r"^\s*(?:and\s+|but\s+|so\s+)?(?:is|are|was|were|d
                               r"differ\w*|consistent\w*|everywhere|agree\w*|disagree\w*|match\w*|contradict\w*|line\w* up|in line|"
                               r"tall(?:y|ies|ied)|square\w*|correspond\w*|jibe\w*|confirm\w*|disput\w*|"
                               r"in (?:all|every|each) (?:of )?(?:the )?(?:articles?|reports?|sources?|accounts?|outlets?))\b", re.I)
+_QUESTION_WORDS = {"who", "whom", "whose", "which", "what", "when", "where", "why", "how", "do", "does", "did", "is", "are", "was",
+                   "were", "has", "have", "had", "can", "could", "will", "would", "should", "and", "so", "but", "then", "also"}
+_SAME_OR_NOT = re.compile(r"\b(?:the same|agree\w*|disagree\w*|differ\w*|match\w*|consistent\w*|contradict\w*|line\w* up|"
+                          r"at odds|in line)\b", re.I)  # two parties, and whether their accounts agree
+_WHO_MORE = re.compile(r"\b(?:who|which)\b[^?]*\b(?:higher|lower|more|fewer|less|bigger|larger|smaller|greater|most|fewest|least)\b", re.I)
 _REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported)\b[^.?!-]*[.?!-]\s+", re.I)  # a claim, then a question on it
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}
@@ -272,7 +279,7 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 # agree?", "does the SDF put their number at the same figure?").
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
-                        r"|\bthe same (?:figure|number|estimate|count|total|tally|account|version|amount|way)\b|\bsame as\b"
+                        r"|\b(?:the )?same (?:figure|number|estimate|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b"
                         r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 
 
@@ -290,7 +297,8 @@ def _names_a_party(text: str) -> bool:
 
 # Words a question uses of the figures and accounts it asks about, not of the topic: "is Selo's
 # number the same in every report? I saw two different figures"
-_ABOUT_ACCOUNTS = {"number", "figur", "differ", "match", "same", "everi", "see"}
+_ABOUT_ACCOUNTS = {"number", "figur", "differ", "match", "same", "everi", "see",
+                   "stori", "pictur", "ballpark", "version", "higher", "lower", "put"}  # "tell the same story"
 
 
 ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop|end|be over|finish|cease|wrap up|conclude)\b", re.I)
@@ -303,6 +311,7 @@ _MAKING_UP = {"make", "compos", "compris", "consist"}  # stems of "makes up", "c
 
 def _topic_terms(text: str) -> list[str]:
     text = OUTLETS.sub(" ", re.sub(r"\bhow long\b", "how", text, flags=re.I))
+    text = re.sub(r"\b(?:mean|meant|means)\s+(?:the\s+)?same\s+thing\b", "same", text, flags=re.I)  # "do they mean the same thing?"
     return [t for t in terms(text) if t not in _ABOUT_ACCOUNTS]  # "long": the kind asked
 
 

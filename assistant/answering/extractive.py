@@ -48,7 +48,9 @@ class ExtractiveAnswerer:
         chosen = self.with_quotation_sequel(question, chosen)
         chosen = self.with_role_named(question, chosen)
         if self.leaves_out_who_is_asked_about(question, chosen):
-            return abstention(question)
+            chosen = self.with_who_is_asked_about(question, chosen, statements)
+            if self.leaves_out_who_is_asked_about(question, chosen):
+                return abstention(question)
         cites: dict = {}
         parts = []
         for statement in chosen:
@@ -147,6 +149,9 @@ class ExtractiveAnswerer:
             and named_next(self.index, best.copies[0].sentence, question) is None
 
     def leaves_out_who_is_asked_about(self, question: Question, chosen: list[Statement]) -> bool:
+        return bool(self.names_left_out(question, chosen))
+
+    def names_left_out(self, question: Question, chosen: list[Statement]) -> list[set[str]]:
         """A rarely mentioned name the question asks about that no chosen statement holds in any
         of its words, nor the sentence before it, nor its speaker: "How did Russia react to the
         deal?" is not answered by sentences on the deal that never mention Russia."""
@@ -155,7 +160,7 @@ class ExtractiveAnswerer:
                  and not _TOLD_OR_PLACED.search(question.text.split(name)[0])]  # "tell Reuters", "in Deir Ezzor": a teller, a place
         asked = [name for name in asked if name & set(question.focus)]
         if not asked:
-            return False
+            return []
         lexicon = self.index.lexicon
         held: set[str] = set()
         for sentence in (s for statement in chosen for s in statement.sentences):
@@ -163,7 +168,20 @@ class ExtractiveAnswerer:
             before = self.index.sentences.get(sentence.source, [])[max(0, sentence.index - 1):sentence.index]
             held |= lexicon.terms_of(sentence) | set(terms(speaker.name) if speaker else ())
             held |= set().union(*(lexicon.terms_of(s) for s in before))
-        return any(not name & held for name in asked)
+        return [name for name in asked if not name & held]
+
+    def with_who_is_asked_about(self, question: Question, chosen: list[Statement], statements: list[Statement]) -> list[Statement]:
+        """ "Did the YPG and the SDF tell the same story about a deal?": the best statement tells of
+        the deal but not of the YPG; the best relevant statement naming a party left out is
+        added (in the last place when the answer is full), until every party asked about is heard."""
+        for statement in statements:
+            missing = self.names_left_out(question, chosen)
+            if not missing:
+                break
+            if statement not in chosen and statement.best.relevance >= MIN_RELEVANCE and not headline(statement.text) \
+                    and len(self.names_left_out(question, chosen + [statement])) < len(missing):
+                chosen = (chosen if len(chosen) < self.max_sentences else chosen[:-1]) + [statement]
+        return chosen
 
     def with_stated_reason(self, question: Question, chosen: list[Statement], statements: list[Statement]) -> list[Statement]:
         """For a why-question whose best sentence only restates what happened ("Bali described
