@@ -260,7 +260,10 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
         return False
     if question.target and not nouns and not set(question.target) <= set(claim.qualifiers):
         return False  # "how many foreigners": a qualifier standing for the whole phrase
-    if _named_qualifiers(question) - set(claim.qualifiers):
+    missing = _named_qualifiers(question) - set(claim.qualifiers)
+    if missing == {"local"} and set(claim.qualifiers) & QUALIFIERS - {"foreign", "local"}:
+        missing = set()  # "the local fighters" are those a nationality is given for ("Syrian"), as against "foreign" ones
+    if missing:
         return False  # the question names a qualifier ("foreign") this claim lacks
     event = question_event(question)
     return event is None or claim.event in (event, None)

@@ -191,8 +191,11 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             elliptical = re.match(r"^(?:what about|how about|and(?!\s+(?:what|who|whom|whose|where|when|why|how|which)\b))\b",
                                   text.strip(), re.I)  # "And the foreign ones?"; not "and what did she say …?"
             question.kind = answer_kind(user) if elliptical else "other"
-        if question.kind == "yesno" and user and (_AGREEMENT.search(text) or _OTHERWISE.search(text)):
+        agrees = _AGREEMENT.search(_FILLER.sub("", text)) or _LINES_UP.search(text)  # "ok so that lines up with what the SDF says?"
+        if question.kind in ("yesno", "other") and user and (agrees or question.kind == "yesno" and _OTHERWISE.search(text)):
             question.kind = answer_kind(user)  # "Does the SDF agree with that?": what the SDF says of the same thing
+            if _ASKS_FIGURE.search(text) and re.search(r"\d", assistant or ""):
+                question.kind = "number"  # "does the SDF give the same number?" after the monitor's "about 200"
             question.compares = True
         if user and _CHALLENGE.search(text):  # "wait, didn't the Kurds say there was no deal?": their side beside the answer's
             question.compares = True
@@ -265,7 +268,7 @@ _QUESTION_WORDS = {"who", "whom", "whose", "which", "what", "when", "where", "wh
 _SAME_OR_NOT = re.compile(r"\b(?:the same|agree\w*|disagree\w*|differ\w*|match\w*|consistent\w*|contradict\w*|line\w* up|"
                           r"at odds|in line)\b", re.I)  # two parties, and whether their accounts agree
 _WHO_MORE = re.compile(r"\b(?:who|which)\b[^?]*\b(?:higher|lower|more|fewer|less|bigger|larger|smaller|greater|most|fewest|least)\b", re.I)
-_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported)\b[^.?!-]*[.?!-]\s+", re.I)  # a claim, then a question on it
+_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported)\b[^.?!\-—–]*[.?!\-—–]\s+", re.I)  # a claim, then a question on it
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}
 _ANYONE_DISPUTES = re.compile(r"\bvs\.?\s|\bversus\b|\bcompared? (?:to|with)\b"  # "sdf vs the observatory - who says more?"
@@ -277,8 +280,12 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 
 # A yes/no follow-up asking whether another party shares the answer just given ("Does the SDF
 # agree?", "does the SDF put their number at the same figure?").
+_FILLER = re.compile(r"^(?:(?:ok|okay|so|and|but|well|right|hmm+|wait|hang on)\b[\s,.!]*)+", re.I)
+_LINES_UP = re.compile(r"\b(?:lines? up|match(?:es)?|tall(?:y|ies)|squares?|(?:is|are|was|were) (?:the )?same as|(?:is|are|was|were) in line)"
+                       r"\s+with\b", re.I)  # "that lines up with what the SDF says"
+_ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|tall(?:y|ies)|how many)\b", re.I)
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
-                        r"corroborate|back|share|accept|support|go along)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
+                        r"corroborate|back|share|accept|support|go along|square|tally|jibe)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
                         r"|\b(?:the )?same (?:figure|number|estimate|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b"
                         r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 
@@ -298,7 +305,7 @@ def _names_a_party(text: str) -> bool:
 # Words a question uses of the figures and accounts it asks about, not of the topic: "is Selo's
 # number the same in every report? I saw two different figures"
 _ABOUT_ACCOUNTS = {"number", "figur", "differ", "match", "same", "everi", "see",
-                   "stori", "pictur", "ballpark", "version", "higher", "lower", "put"}  # "tell the same story"
+                   "stori", "pictur", "ballpark", "version", "higher", "lower", "put", "squar", "jibe"}  # "tell the same story"
 
 
 ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop|end|be over|finish|cease|wrap up|conclude)\b", re.I)

@@ -54,7 +54,7 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
 # News outlets a reader names as the teller of a story ("what does The National say …"): who
 # published an article, not what it is about, and an article need not name its own outlet.
 OUTLETS = re.compile(r"\b(?:[Tt]he National|Al[- ]?Jazeera|BBC|CNN|[Tt]he Guardian|(?:[Tt]he )?New York Times|NYT|"
-                     r"(?:[Tt]he )?Washington Post|Associated Press|Al[- ]Arabiya|Agence France[- ]Presse|Sky News|Bloomberg)\b")
+                     r"(?:[Tt]he )?Washington Post|Associated Press|Al[- ]Arabiya|Agence France[- ]Presse|Sky News|Bloomberg)\b(?:[’']s\b)?")  # "The National's timeline"
 
 
 # Irregular forms the Snowball stemmer leaves apart ("sent" vs "send").
