@@ -201,7 +201,8 @@ MAX_TIMINGS = 4  # parties quoted on how long it took
 
 def asks_destination(text: str) -> bool:
     """ "Where did they go?", "where's the convoy headed?" """
-    return bool(_WHERE_TO.search(text) and re.search(r"\bwhere\b", text, re.I))
+    return bool(_WHERE_TO.search(text) and re.search(r"\bwhere\b", text, re.I)
+                or re.search(r"\b(?:what|which) destinations?\b", text, re.I))
 
 
 def asks_where_they_went(question: Question) -> bool:

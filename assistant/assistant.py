@@ -312,7 +312,7 @@ class Assistant:
         one saying where someone headed ("The convoy would head to …"); to "does anyone contradict
         him?", one stating what a denial found denies ("negotiations … are still ongoing")."""
         evidence = []
-        destination, timing = alternatives.asks_where_they_went(q), alternatives.asks_timing(q.text)
+        destination, timing = alternatives.asks_destination(q.text), alternatives.asks_timing(q.text)
         denied = self._denied_heads(self._denials_asked(q, [r.sentence for r in ranked if r.relevance >= CLAIM_FLOOR]))
         for item in ranked:
             low = item.relevance >= LOW_FLOOR and (

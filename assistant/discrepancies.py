@@ -72,18 +72,23 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     counted = set(question.target) | _group_qualifiers(question.text)  # "how many Syrian fighters …", "where did the
     # Syrian IS fighters go?": "Syrian" tells which group is meant, not who tells
 
-    def named(speaker: str | None) -> bool:
+    def name_words(speaker: str | None) -> list[str]:
         titles = set(_TITLE.findall(speaker or ""))  # "Observatory head Rami …": "headed" names no one
-        words = [w for w in _NAME_WORD.findall(speaker or "") if w not in titles and w.lower() not in _DETERMINERS]
+        return [w for w in _NAME_WORD.findall(speaker or "") if w not in titles and w.lower() not in _DETERMINERS]
+
+    def named(speaker: str | None) -> bool:
+        words = name_words(speaker)
         return any(stem(w) in asked and stem(w) not in counted
                    and (distinctive(stem(w)) and _names(w, written) or stem(w) in sourced) for w in words)
 
     scoped = [c for c in claims if named(c.speaker)]
     own = set(question.terms) | as_source(question.text)
-    inherited = not any(stem(w) in own for c in scoped for w in _NAME_WORD.findall(c.speaker or ""))
+    inherited = not any(stem(w) in own for c in scoped for w in name_words(c.speaker))
     figures = asks_about_figures(question)
     if scoped and inherited and not any(counts_what_is_asked(question, c) if figures else c.kind != "quantity" for c in scoped):
         return claims  # "And how many foreigners stayed?" after "… according to the council": it gave no such figure
+    if scoped and inherited and question.kind == "place":
+        return claims  # "Where were they headed?" after what the monitor said: whoever tells where
     return scoped if scoped or any(named(s) for s in speakers) else claims
 
 

@@ -27,7 +27,7 @@ while who whom why will with would you your yours according said says say told t
 reports article articles source sources did do does many much also whose anyone anything kind sort
 really exactly actually precisely thought think believed believe known know going get got happen happened
 happening make made mention mentioned quoted quote coverage describe described idea there's what's who's
-where's when's how's why's it's that's
+where's when's how's why's it's that's where'd what'd who'd how'd why'd when'd where’d what’d who’d how’d
 now still yet ever even just any please overall according roughly approximately true really
 originally initially name names named whos whats wheres hows
 i've i'm i'd i'll i’ve i’m i’d i’ll you've you’ve we've we’ve seen heard
