@@ -211,7 +211,7 @@ def asks_about_figures(question: Question) -> bool:
     """ "How many …", "the figure …", and whether any are left: "Are there any civilians left?",
     "Were any civilians still left?"."""
     return question.kind == "number" or bool(re.search(
-        r"\d|\b(?:figure|estimate|number|toll|count|size|how big|how large|tally)s?\b|\bempty\b"
+        r"\d|\b(?:figure|estimate|number|toll|count|size|how big|how large|tally|range)s?\b|\bempty\b"
         r"|\b(?:are|were|is|was) there (?:still )?any\b|\b(?:are|were|is|was) there\b.*\b(?:left|remain\w*)\b"
         r"|\b(?:are|were|is|was) there still\b|\bany\s+(?:[\w\-]+\s+){0,3}?(?:still\s+)?(?:left|remain\w*)\b"  # "were any civilians still left?"
         r"|\b(?:more|fewer|less)\s+(?:[\w\-]+\s+){0,3}(?:are|were|is|was)\s+(?:still\s+)?(?:left|remain\w*)\b",  # "who says more are left?"
@@ -261,8 +261,8 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
     nouns = [t for t in question.target if t not in QUALIFIERS]
     if nouns and claim.head not in nouns and not set(nouns) & GENERIC_HEADS and not (claim.head in QUALIFIERS and set(nouns) & PEOPLE):
         return False  # "only Syrians, … a total of 275" counts the people asked about, whatever the question calls them
-    if not question.target and claim.head not in asked:
-        return False
+    if not question.target and claim.head not in asked and not _named_qualifiers(question) & set(claim.qualifiers):
+        return False  # "the foreigners still in raqqa" are the foreign fighters
     if question.target and not nouns and not set(question.target) <= set(claim.qualifiers):
         return False  # "how many foreigners": a qualifier standing for the whole phrase
     missing = _named_qualifiers(question) - set(claim.qualifiers)

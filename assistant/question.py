@@ -19,7 +19,7 @@ KINDS = ("number", "person", "place", "time", "reason", "choice", "composition",
 TYPED = {"number", "time", "person", "place"}  # the kinds whose answer has a form of its own: a figure, a time, a name, a place
 
 _KIND_PATTERNS = [
-    ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\bpopulation\b|\bwhat (number|share|percentage|proportion|portion|fraction|figure)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
+    ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\bpopulation\b|\b(?:what|which) (number|share|percentage|proportion|portion|fraction|figure|range)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
                r"|\bwhat (?:is|was|were|are) the (?:population|size|death toll|toll|count|total|tally|strength)\b|\b(?:death|casualty) tolls?\b"),
     ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (?:exact |calendar |specific |precise )?(day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
