@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from assistant.claims import EVENTS, REMAINING, Claim
+from assistant.claims import DENIAL, EVENTS, REMAINING, Claim
 from assistant.discrepancies import GENERIC_HEADS, PEOPLE as _PEOPLE, QUALIFIERS, Evidence, Found, context_qualifiers, same_speaker
 from assistant.index import Sentence
 from assistant.question import Question
@@ -386,7 +386,8 @@ def _negated(event: str, text: str) -> bool:
     specifying how many") leaves it standing."""
     folded = fold_phrasal(text)
     told = list(re.finditer(rf"\b(?:{EVENTS[event]})\b", folded, re.I))
-    return not told or any(_NEGATION.search(folded[max(0, m.start() - 40):m.start()]) for m in told)
+    return not told or any(_NEGATION.search(folded[max(0, m.start() - 40):m.start()]) for m in told) \
+        or bool(DENIAL.search(folded[: told[0].start()]))  # "X denied on Sunday afternoon that foreign fighters had been allowed to leave"
 
 
 def _has(event: str, text: str) -> bool:
@@ -399,10 +400,15 @@ def _about(subject: Subject, sentence: Sentence, before: str) -> bool:
     """Does the sentence speak of the question's subject: its qualifiers ("Syrian"), here or in
     the sentence `before` it, and no other ("foreign"); with no qualifier, its noun?"""
     own = set(terms(sentence.text))
-    wanted, others = subject.qualifiers, context_qualifiers(sentence.text) - subject.qualifiers
+    wanted = subject.qualifiers
+    if wanted == {"local"}:  # "the local IS guys": whatever nationality a report gives them ("Syrian"), if not foreign
+        wanted = (own | set(terms(before))) & QUALIFIERS - {"foreign"} or wanted
+    others = context_qualifiers(sentence.text) - wanted
     if wanted:
         return bool(wanted & own) or (not others and bool(_REFERS_BACK.match(sentence.text)) and bool(wanted & set(terms(before))))
-    return bool(subject.nouns & own or GENERIC_HEADS & own) and not others
+    # "the IS guys", "IS members": no group singled out, so one a report names ("Syrian") is theirs
+    generic = subject.nouns <= GENERIC_HEADS
+    return bool(subject.nouns & own or GENERIC_HEADS & own or generic and _PEOPLE & own) and (not others or generic)
 
 
 def _mentions(subject: Subject, sentence: Sentence, before: str) -> bool:
