@@ -180,8 +180,12 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
     counts = question is not None and asks_about_figures(question)
     event = question_event(question) if question is not None else None
 
-    def counted(side: list[Claim]) -> bool:  # a figure for just what is asked bears if it is relevant at all
-        return counts and any(c.kind == "quantity" and stated(c) >= FIGURE_BEARING and counts_what_is_asked(question, c)
+    # a figure for just what is asked bears if it is relevant at all; asked to set accounts side by side
+    # ("is that the figure everyone is giving?"), whatever else of the question its sentence says
+    least = 0.0 if question is not None and question.compares else FIGURE_BEARING
+
+    def counted(side: list[Claim]) -> bool:
+        return counts and any(c.kind == "quantity" and stated(c) > least and counts_what_is_asked(question, c)
                               and c.event == event for c in side)  # its event told, not merely not another
 
     def bearing_part(f: Found) -> Found | None:

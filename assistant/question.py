@@ -200,8 +200,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             question.compares = True
         if user and _CHALLENGE.search(text):  # "wait, didn't the Kurds say there was no deal?": their side beside the answer's
             question.compares = True
-        if not question.target and question.kind == "number":
-            question.target = counted_thing(user)
+        if not question.target and question.kind == "number":  # "the same count?" after "about 100 IS fighters had surrendered"
+            question.target = counted_thing(user) or counted_thing(_strip_markers(assistant or ""))
         source = _strip_markers(assistant) if _WHO_SAID_THAT.search(text) and assistant else user  # what "that" is
         question.context_terms = list(dict.fromkeys([t for t in terms(source) if t not in question.terms] + question.context_terms))
         question.context_names = names(user) | names(_strip_markers(assistant))
@@ -290,7 +290,7 @@ _ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|ta
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along|square|tally|jibe)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
                         r"|\b(?:the )?same (?:figure|number|estimate|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b"
-                        r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
+                        r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\beve(?:ryone|rybody)\b|\bother (?:sources|reports|people|outlets|articles|accounts)\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 
 
 # A party named in lower case: "did the kurds confirm that?", "does the coalition agree?"
