@@ -22,7 +22,7 @@ from assistant.answering.extractive import ExtractiveAnswerer, abstention
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import DENIAL, Claim, denial_claims, extract, refers_back
-from assistant.discrepancies import (PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked, denied_head,
+from assistant.discrepancies import (PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked, denied_head, denies_first,
                                      find, scoped_to_speaker)
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
@@ -184,7 +184,7 @@ class Assistant:
         denials = [s for s in sentences if DENIAL.search(s.text)]
         if q.compares:
             return denials
-        return [s for s in denials if any(c.denied & set(q.focus) for c in denial_claims(s, None))]
+        return [s for s in denials if any(denies_first(c, q.focus) for c in denial_claims(s, None))]
 
     def _what_is_denied(self, q: Question, evidence: list) -> list:
         """ "The YPG says there are no talks at all - does anyone contradict him?": the sentences of

@@ -189,7 +189,8 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
                               and c.event == event for c in side)  # its event told, not merely not another
 
     def bearing_part(f: Found) -> Found | None:
-        against = f.sides[-1][0].kind == "denial" and question is not None and question.compares  # "does anyone contradict him?"
+        denial = f.sides[-1][0] if f.sides[-1][0].kind == "denial" else None  # "does anyone contradict him?", and a denial of
+        against = denial is not None and question is not None and (question.compares or denies_first(denial, focus))  # what is asked
         near = [f.answers_kind or against or max(stated(c) for c in side) >= floor or counted(side) or side[0].kind == "denial" and _denies_focus(side[0], focus)
                 or any(set(terms(c.speaker or "")) & earlier for c in side) for side in f.sides]
         for i, side in enumerate(f.sides):  # one speaker quoted differently: as relevant as the best quote
@@ -504,6 +505,21 @@ def _denies_focus(denial: Claim, focus: tuple[str, ...]) -> bool:
     """Is what the denial denies ("any negotiations or deal") what the question is
     specifically about?"""
     return bool(denial.denied & set(focus))
+
+
+def denies_first(denial: Claim, wanted) -> bool:
+    """Is one of `wanted` what the denial denies outright: the words just after "deny" ("negotiations
+    or deal" of "We completely deny any negotiations or deal for the exit of Daesh"), not merely
+    somewhere in what it is read to deny ("taking place", "using the Arabic acronym")?"""
+    match = DENIAL.search(denial.sentence.text)
+    if not match or not match.group().lower().startswith("den"):
+        return denied_head(denial) in set(wanted)
+    phrase = _DENIED_PHRASE.match(_DENIED_OPENING.sub("", denial.sentence.text[match.end():]))
+    return bool(phrase and set(terms(phrase.group())) & denial.denied & set(wanted))
+
+
+_DENIED_OPENING = re.compile(r"^\s*(?:on \w+\s+)?(?:that\s+)?(?:there (?:was|were|had been)\s+)?(?:any|all|the|a|an)?\s*", re.I)
+_DENIED_PHRASE = re.compile(r"[\w\s\-]+?(?=\s+(?:for|of|to|were|was|is|are|had|have|has|with|in|on|at|that|which|over|about)\b|[,.;:\"”]|$)", re.I)
 
 
 def _bears_on(denial: Claim, asked: set[str]) -> bool:

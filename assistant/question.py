@@ -163,7 +163,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         question.context_terms = [t for t in terms(aside) if t not in question.terms]
     question.compares = bool(_ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
                              or _REPORTED.search(text) and bool(_AGREEMENT.search(_REPORTED.split(text)[-1])  # "X says …. do the Kurds confirm that?"
-                                                                or _HOLDS_UP.search(_REPORTED.split(text)[-1])))  # "… - did that hold up?"
+                                                                or _HOLDS_UP.search(_REPORTED.split(text)[-1])  # "… - did that hold up?"
+                                                                or _CHALLENGE.search(_REPORTED.split(text)[-1])))  # "…, but didn't the YPG deny …?"
     if len({n for n in names(text) if n.lower() not in _QUESTION_WORDS}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
         question.compares = True  # "Did the YPG and the SDF tell the same story …?", "who puts it higher, X or Y?"
     asked, check = _with_accounts_check(text)
@@ -271,7 +272,8 @@ _SAME_OR_NOT = re.compile(r"\b(?:the same|agree\w*|disagree\w*|differ\w*|match\w
 _WHO_MORE = re.compile(r"\b(?:who|which)\b[^?]*\b(?:higher|lower|more|fewer|less|bigger|larger|smaller|greater|most|fewest|least)\b", re.I)
 _HOLDS_UP = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:did|does|do|is|was|has|have)\s+(?:that|this|it)\b.*\b(?:hold(?:s|ing)? up|stand(?:s|ing)? up|"
                        r"hold(?:s)? true|true|right|correct|accurate|pan(?:ned)? out|the case)\b", re.I)  # a reported claim, checked
-_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported|reckon(?:s|ed)?|believes?|believed|thinks?|thought)\b[^.?!\-—–]*[.?!\-—–]\s+", re.I)  # a claim, then a question on it
+_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported|reckon(?:s|ed)?|believes?|believed|thinks?|thought|according to)\b[^.?!\-—–]*?"
+                       r"(?:[.?!\-—–]\s+|[,;]\s+(?=but\b))", re.I)  # a claim, then a question on it
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}
 _ANYONE_DISPUTES = re.compile(r"\bvs\.?\s|\bversus\b|\bcompared? (?:to|with)\b"  # "sdf vs the observatory - who says more?"
