@@ -49,8 +49,10 @@ def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sen
     `before(sentence)` is the text of the sentence before it in its article ("" for none)."""
     if question.kind in ("time", "number"):  # "when did they leave or surrender?": `timings`; a count: the figures
         return []
-    asked = alternatives(question.text) or one_intention(question.text) \
-        or (one_intention(question.context) if question.compares else None)  # "does the monitor see it that way?"
+    asked = alternatives(question.text) or one_intention(question.text)
+    earlier = asked is None and question.compares  # "does the monitor see it that way?": what the earlier turn asked or was told
+    if earlier:
+        asked = one_intention(question.context) or _intention_told(question)
     if asked is None:
         return []
     subject, events, intended = asked
@@ -61,7 +63,7 @@ def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sen
         return []
     said = (lambda e: f"wanted to {_WANTED[e]}") if intended else _EVENT_WORDS.get
     topic = f"whether {_subject_words(question.text)} {said(events[0])} or {said(events[1])}"
-    return [Found(topic, [side for alternative in sides for side in alternative])]
+    return [Found(topic, [side for alternative in sides for side in alternative], answers_kind=earlier)]
 
 
 def destinations(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str],
@@ -264,6 +266,18 @@ def one_intention(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
         if told and told[0] in _OPPOSITE:
             return _subject_of(folded[: intent.start()]), (told[0], _OPPOSITE[told[0]]), True
     return None
+
+
+def _intention_told(question: Question) -> tuple[Subject, tuple[str, str], bool] | None:
+    """ "does the SDF tell the same story?" after "what do the foreign fighters want?" was answered
+    "they are asking to leave in one group": the intention the earlier answer told, of the group
+    the earlier question asked about."""
+    told = one_intention(question.answered)
+    if told is None:
+        return None
+    subject, events, intended = told  # of whom: the group the earlier question named, if it named one
+    asked = Subject(set(context_qualifiers(question.context)), set(terms(question.context)) & _PEOPLE)
+    return Subject(asked.qualifiers or subject.qualifiers, asked.nouns or subject.nouns), events, intended
 
 
 def _subject_of(words: str) -> Subject:

@@ -292,7 +292,7 @@ _ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|ta
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along|square|tally|jibe)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
                         r"|\b(?:the )?same (?:figure|number|estimate|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b"
-                        r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\beve(?:ryone|rybody)\b|\bother (?:sources|reports|people|outlets|articles|accounts)\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
+                        r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bwhat (?:\w+\s+){1,4}(?:says?|said|reports?|reported|claims?|thinks?)\s+too\b|\beve(?:ryone|rybody)\b|\bother (?:sources|reports|people|outlets|articles|accounts)\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 
 
 # A party named in lower case: "did the kurds confirm that?", "does the coalition agree?"
