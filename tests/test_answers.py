@@ -1104,3 +1104,91 @@ def test_a_figure_the_question_gives_is_what_it_is_about(tmp_path):
     rows = bot.index.sentences["mine.txt"]
     relevance = lambda i: bot.ranker.relevance(bot.ranker.wanted(question), Evidence(rows[i], 0.0, 0.0), question)  # noqa: E731
     assert "Ravi Das said 60" in rows[2].text and relevance(2) > relevance(1)  # both tell of rescued miners; one gives 60
+
+
+def test_two_named_parties_asked_whether_their_accounts_agree_set_them_side_by_side():
+    from assistant.question import analyse
+
+    assert analyse("Did the Dockers Union and the Port Council tell the same story about a deal?").compares
+    assert analyse("Who puts the number of stranded sailors higher, the Valmont Monitor or the Port Authority?").compares
+    assert analyse("Karl Berg and Marta Olsen both give 300 - do they mean the same thing by it?").compares
+    assert not analyse("Did the Dockers Union tell reporters about a deal?").compares
+    # words about the accounts are no topic words
+    terms = analyse("Did the Union and the Council tell the same story, in the same ballpark?").terms
+    assert not {"stori", "ballpark"} & set(terms)
+    assert "right" not in analyse("i read that the talks were over. is that right?").terms
+
+
+def test_a_claim_then_a_check_on_it_compares_accounts():
+    from assistant.question import analyse
+
+    assert analyse("the monitor reckoned the sailors would disembark - did that hold up?").compares
+    assert analyse("the council says a deal got them home, but didn't the union deny any deal?").compares
+    assert analyse("according to the council it was a deal - but didn't the union deny it?").compares
+    assert analyse("The council says 300 went home. Is that the figure everyone is giving?").compares
+    assert not analyse("the council says a deal got them home; who brokered it?").compares
+
+
+def test_a_comparing_follow_up_after_a_figure_asks_for_the_same_count():
+    from assistant.question import analyse
+
+    history = [{"role": "user", "content": "what did the monitor say about the sailors?"},
+               {"role": "assistant", "content": "The monitor said about 40 sailors had left the ship."}]
+    same = analyse("does the union give the same number?", history)
+    assert same.kind == "number" and same.compares and same.target == ["sailor"]
+    assert analyse("ok so that lines up with what the union says, right?", history).compares
+    assert analyse("is that what the union says too?", history).compares
+    assert not analyse("and where did they go?", history).compares
+
+
+def test_a_denial_counts_only_for_what_it_denies_outright():
+    from assistant.claims import denial_claims
+    from assistant.discrepancies import denies_first
+    from assistant.index import Sentence
+
+    text = "But a spokesman for the union denied on Monday any talks were taking place."
+    sentence = Sentence("union.txt", 3, 0, len(text), text)
+    [denial] = denial_claims(sentence, "the union")
+    assert denies_first(denial, {"negoti"})  # "talks"
+    assert not denies_first(denial, {"take"}) and not denies_first(denial, {"place"})
+
+
+@pytest.mark.slow
+def test_a_speakers_outright_denial_of_what_is_asked_is_set_against_the_others_assertion(tmp_path):
+    bot = bot_over(tmp_path, port=(
+        "Strike ends\n\nMore than 300 dockers went home under a deal negotiated between the port council and the owners, "
+        "council spokesman Karl Berg said.\n"),
+        union=("Union denies\n\nBut a spokesman for the Dockers' Union denied on Monday any talks were taking place. "
+               "\"We completely deny any negotiations or deal with the owners,\" Marta Olsen told reporters.\n"))
+    history = [{"role": "user", "content": "Who is Marta Olsen?"},
+               {"role": "assistant", "content": "Marta Olsen speaks for the Dockers' Union."}]
+    answer = bot.ask("Did she admit there was a deal with the owners?", history=history)
+    [dispute] = answer.discrepancies
+    assert {c.attributed_to for c in dispute.claims} == {"council spokesman Karl Berg", "Marta Olsen"}
+
+
+@pytest.mark.slow
+def test_where_they_went_is_told_by_whoever_tells_it_after_a_turn_about_one_speaker(tmp_path):
+    bot = bot_over(tmp_path, monitor=(
+        "Sailors leave\n\n\"All the stranded sailors left the port over the past five days,\" monitor head Ines Paul said, "
+        "adding they headed to unknown destinations.\n"),
+        council=("Convoy leaves\n\nThe convoy would head to the Norden Islands, Omar Ruiz of the Port Council "
+                 "said on Saturday.\n"))
+    history = [{"role": "user", "content": "What did the monitor say about the stranded sailors?"},
+               {"role": "assistant", "content": "Ines Paul said all the stranded sailors left the port over five days."}]
+    answer = bot.ask("Where were they headed?", history=history)
+    [dispute] = answer.discrepancies
+    assert {c.attributed_to for c in dispute.claims} == {"monitor head Ines Paul", "Omar Ruiz of the Port Council"}
+
+
+@pytest.mark.slow
+def test_the_local_fighters_are_those_given_a_nationality_other_than_foreign(tmp_path):
+    bot = bot_over(tmp_path, monitor=(
+        "Fighters leave\n\nAbout 200 Iraqi fighters left the town, monitor head Ines Paul said. "
+        "Up to 150 foreign fighters remain, she said.\n"),
+        council=("Convoy leaves\n\nSome 275 Iraqi fighters left the town with their families, council spokesman "
+                 "Karl Berg said.\n"))
+    answer = bot.ask("How many local fighters left the town?")
+    [dispute] = answer.discrepancies
+    assert {(c.value, c.attributed_to) for c in dispute.claims} == {("about 200", "monitor head Ines Paul"),
+                                                                   ("some 275", "council spokesman Karl Berg")}
