@@ -179,6 +179,7 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
 
     counts = question is not None and asks_about_figures(question)
     event = question_event(question) if question is not None else None
+    others = other_events(question) if question is not None else set()
 
     # a figure for just what is asked bears if it is relevant at all; asked to set accounts side by side
     # ("is that the figure everyone is giving?"), whatever else of the question its sentence says
@@ -186,7 +187,7 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
 
     def counted(side: list[Claim]) -> bool:
         return counts and any(c.kind == "quantity" and stated(c) > least and counts_what_is_asked(question, c)
-                              and c.event == event for c in side)  # its event told, not merely not another
+                              and (c.event == event or c.event in others) for c in side)  # its event told, not merely not another
 
     def bearing_part(f: Found) -> Found | None:
         denial = f.sides[-1][0] if f.sides[-1][0].kind == "denial" else None  # "does anyone contradict him?", and a denial of
@@ -276,7 +277,18 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
     if missing:
         return False  # the question names a qualifier ("foreign") this claim lacks
     event = question_event(question)
-    return event is None or claim.event in (event, None)
+    return event is None or claim.event in (event, None) or claim.event in other_events(question)
+
+
+def other_events(question: Question) -> set[str]:
+    """The events a question offers besides its first, joined by "or" ("how many left or gave
+    themselves up?": surrender, beside left): a count of either answers it."""
+    text = question.text.lower()
+    if not re.search(r"\bor\b", text) or REMAINING.search(text):
+        return set()
+    found = {event for event, pattern in EVENTS.items() if event != "remain"
+             and re.search(rf"\b(?:{pattern}{'|' + _QUESTION_EVENTS[event] if event in _QUESTION_EVENTS else ''})\b", text)}
+    return found - {question_event(question)} if len(found) >= 2 else set()
 
 
 def _named_qualifiers(question: Question) -> set[str]:
