@@ -25,7 +25,8 @@ _KIND_PATTERNS = [
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),
     ("choice", r"\b(?:what|which) (?:\w+ ){0,5}?(?:choices?|options?|alternatives?)\b"),  # "what did he say their options were?"
-    ("composition", r"\b(?:who|what|which)(?: \w+)? (?:makes?|made) up\b|\b(?:is|are|was|were) (?:\w+ )?(?:made up|composed|comprised) of\b"
+    ("composition", r"\b(?:who|what|which)(?: \w+){0,3}? (?:makes?|made)(?: (?:it|them|this|that))? up\b"
+                    r"|\bwhat(?:[’']s| is| was| are| were) the (?:\w+ )?(?:makeup|make-up|composition) of\b|\b(?:is|are|was|were) (?:\w+ )?(?:made up|composed|comprised) of\b"
                     r"|\bwhat (?:is|are|was|were) (?:\w+ ){1,4}(?:made up|composed) of\b"),
     # "what exactly is the SDF?": what a name stands for (lower-cased here; `answer_kind` checks the name)
     ("definition", r"^\s*what\s+(?:exactly\s+)?(?:is|are|was|were)\s+(?:the\s+)?(?!(?:the\s+|his\s+|her\s+|their\s+|its\s+)?(?:reason|purpose|aim|goal|point|name|names)\b)"
@@ -318,7 +319,7 @@ _WHICH_TIME = re.compile(r"\b(?:what|which|exact)\s+(?:\w+\s+)?(?:day|date|year|
 _TIME_UNITS = {"day", "date", "year", "month", "time", "calendar", "exact", "specif", "precis"}
 _FIRST_TIME = re.compile(r"\bwhen\b.*(?<!\bthe)(?<!\ba)(?<!\bits)(?<!\btheir)(?<!\bhis)(?<!\bher)\s+first\b(?!\s+time\b)", re.I)  # not "the first convoy"
 _ENDING = {"stop", "end", "finish", "ceas", "wrap", "conclud"}  # stems of the verbs ASKS_END asks by
-_MAKING_UP = {"make", "compos", "compris", "consist"}  # stems of "makes up", "composed of", …
+_MAKING_UP = {"make", "compos", "compris", "consist", "group", "kind", "type", "sort", "ethnic", "makeup", "like"}  # stems of "makes up", "composed of", …
 
 
 _IS_THAT_RIGHT = re.compile(r"\b(?:is|was|isn[’']?t|wasn[’']?t)\s+(?:that|this|it)\s+(?:really\s+)?(?:right|true|correct|so|accurate)\b", re.I)

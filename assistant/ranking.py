@@ -54,7 +54,9 @@ ASKS_DURATION = re.compile(r"\bhow long\b(?!\s+a\b)|\b(?:until|till) when\b|\b(?
 CHOICE = re.compile(r"\beither\b.+\bor\b|\bwhether to\b.+\bor\b|\b(?:choice|choose) between\b|\b(?:options?|choices?|alternatives?)\b", re.I)
 # "an alliance of …", "made up of …", "a Kurdish-Arab militia alliance" (two capitalised parts: not "US-led … coalition")
 MADE_OF = re.compile(r"\b(?:alliance|coalition|union|federation|grouping|umbrella|mix|group) of\b|\bmade up of\b|\bcompris\w+\b"
-                     r"|\bcomposed of\b|\bconsist\w* of\b|(?-i:\b[A-Z][\w]+-[A-Z][\w]+) (?:\w+ )?(?:alliance|coalition|force)\b", re.I)
+                     r"|\bcomposed of\b|\bconsist\w* of\b|(?-i:\b[A-Z][\w]+-[A-Z][\w]+) (?:\w+ )?(?:alliance|coalition|force)\b"
+                     r"|(?-i:\b[A-Z]\w*[’']s\s+[A-Z][a-z]+(?:,\s+[A-Z][a-z]+)*\s+and\s+[A-Z][a-z]+)\s+"  # "the SDF's Arab and Kurdish fighters"
+                     r"(?:fighters|forces|militias?|members|troops|units)\b", re.I)
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to)\b", re.I)
 
 

@@ -1192,3 +1192,23 @@ def test_the_local_fighters_are_those_given_a_nationality_other_than_foreign(tmp
     [dispute] = answer.discrepancies
     assert {(c.value, c.attributed_to) for c in dispute.claims} == {("about 200", "monitor head Ines Paul"),
                                                                    ("some 275", "council spokesman Karl Berg")}
+
+
+def test_what_something_is_made_up_of_is_asked_in_many_ways():
+    from assistant.question import analyse
+
+    for question in ("What groups make up the Harbour Guard?", "What's the makeup of the Harbour Guard, ethnically?",
+                     "what's the Harbour Guard made up of, like which groups?"):
+        q = analyse(question)
+        assert q.kind == "composition" and not {"group", "ethnic", "makeup", "like"} & set(q.terms), question
+    history = [{"role": "user", "content": "What is the Harbour Guard?"}, {"role": "assistant", "content": "A port militia."}]
+    assert analyse("What kind of fighters make it up?", history).kind == "composition"
+
+
+def test_a_garbled_reprint_cut_off_mid_name_is_told_from_its_clean_copy():
+    from assistant.answering.extractive import _cut_short
+
+    clean = "\"All the dockers went home over the past five days,\" union head Petra Lind said, adding they went by bus."
+    garbled = "\"All the dockers went home over the past five days,\" union head Petra Li"
+    assert _cut_short(garbled, clean) and not _cut_short(clean, garbled)
+    assert not _cut_short("The port was quiet.", "The port was quiet on Monday.")  # too short to tell by its opening

@@ -43,6 +43,7 @@ class ExtractiveAnswerer:
         chosen = self.choose(question, statements, disputed=bool(found))
         if not chosen:
             return abstention(question)
+        chosen = [next((s for s in statements if _cut_short(c.text, s.text)), c) for c in chosen]  # a garbled reprint: the whole
         chosen = self.with_stated_reason(question, chosen, statements)
         chosen = self.with_quotation_openings(chosen)
         chosen = self.with_quotation_sequel(question, chosen)
@@ -330,6 +331,16 @@ def _only_repeats(question: Question, chosen: list[Statement]) -> bool:
         return False
     stated = [set(terms(c.text)) for c in chosen]
     return all(t and len(t & said) / len(t) >= REPEATS and not t & own for t in stated)
+
+
+def _cut_short(a: str, b: str) -> bool:
+    """Is `a` a copy of `b` cut off before its end, as a garbled reprint runs one sentence into the
+    next ("… Observatory head Rami Abdel Rah" of "… Rami Abdel Rahman said, adding they headed …")?"""
+    a, b = a.strip(), b.strip()
+    return len(b) > len(a) >= CUT_SHORT and b.startswith(a[: len(a) - 4])
+
+
+CUT_SHORT = 40  # characters a cut-off copy keeps, at the least, to be told by its opening
 
 
 def _redundant(a: str, b: str) -> bool:
