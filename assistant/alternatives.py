@@ -125,7 +125,13 @@ def described(text: str) -> tuple[str, str] | None:
     match = _DESCRIBED.search(text.strip()) or _DESCRIBED_AFTER_NOUN.search(text.strip())
     if not match or any(w[:1].isupper() for w in (match["a"] + " " + match["b"]).split()):
         return None
-    return match["a"], match["b"]
+    first = match["a"]
+    if " " in first and _PLACED.search(match.string[: match.start("a")]):
+        first = first.split(" ", 1)[1]  # "the civilians in the convoy families or …": "convoy" ends where they were
+    return first, match["b"]
+
+
+_PLACED = re.compile(r"\b(?:in|on|with|from|of|at|by|inside|aboard)\s+(?:the\s+|a\s+|an\s+)?$", re.I)
 
 
 # "were they the fighters' families or hostages?", "who are they — family of fighters or human shield?"

@@ -235,7 +235,7 @@ class Evidence:
 # --- figures --------------------------------------------------------------------------------
 
 def _quantity_conflicts(question: Question, claims: list[Claim]) -> list[Found]:
-    relevant = [c for c in claims if c.kind == "quantity" and _about(question, c)]
+    relevant = [c for c in claims if c.kind == "quantity" and _about(question, c) and not _FRAGMENT.match(c.sentence.text)]
     found = []
     for topic_claims in _topics(relevant, by_group=bool(_named_qualifiers(question))):
         sides = _sides(topic_claims)
@@ -244,6 +244,11 @@ def _quantity_conflicts(question: Question, claims: list[Claim]) -> list[Found]:
         if len(conflicting) >= 2:
             found.append(Found(_topic_name(topic_claims), conflicting))
     return found
+
+
+# A sentence opening in lower case is the tail of one a garbled reprint split ("man said, adding they
+# numbered about 200 fighters."): what its figure counts, and who gives it, went with the head.
+_FRAGMENT = re.compile(r"^\s*[a-z]")
 
 
 def _about(question: Question, claim: Claim) -> bool:

@@ -133,3 +133,12 @@ def test_an_intention_is_disputed_only_by_reports_of_what_was_meant():
     [dispute] = disputed(q, found, before.get)
     assert dispute.topic == "whether the foreign rebels wanted to leave or wanted to stay"
     assert [side[0].speaker for side in dispute.sides] == ["monitor head Ana Berg", "Port chief Tomas Vey"]
+
+
+def test_two_descriptions_are_read_after_where_the_people_were():
+    from assistant.alternatives import described
+
+    assert described("Were the civilians in the convoy families or human shields?") == ("families", "human shields")
+    assert described("Were the civilians who left with the convoy family members or human shields?") == (
+        "family members", "human shields")
+    assert described("were they families or human shields?") == ("families", "human shields")

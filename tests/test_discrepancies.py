@@ -414,3 +414,14 @@ def test_a_question_capitalised_only_at_its_start_names_no_speaker_by_a_word():
     assert _written_as_names("Were they human shields?") == set()
     assert _written_as_names("were they human shields?") is None
     assert _written_as_names("What did the Syrian Observatory say?") == {"syrian", "observatori"}
+
+
+def test_the_tail_of_a_sentence_a_garbled_reprint_split_sets_no_figure_against_another():
+    question = analyse("How many sailors remained on board?")
+    claims = claims_of("The port authority said about 300 sailors remained on board.",
+                       "The ship docked. man said, adding they numbered about 120 sailors.")
+    assert find(question, claims) == []
+    whole = claims_of("The port authority said about 300 sailors remained on board.",
+                      "The monitor said about 120 sailors remained on board.")
+    [found] = find(question, whole)
+    assert len(found.sides) == 2
