@@ -1212,3 +1212,11 @@ def test_a_garbled_reprint_cut_off_mid_name_is_told_from_its_clean_copy():
     garbled = "\"All the dockers went home over the past five days,\" union head Petra Li"
     assert _cut_short(garbled, clean) and not _cut_short(clean, garbled)
     assert not _cut_short("The port was quiet.", "The port was quiet on Monday.")  # too short to tell by its opening
+
+
+def test_a_headcount_asks_for_a_number():
+    from assistant.discrepancies import asks_about_figures
+    from assistant.question import analyse
+
+    question = analyse("What's the headcount of foreign sailors still on board?")
+    assert question.kind == "number" and asks_about_figures(question)
