@@ -72,7 +72,7 @@ def destinations(question: Question, evidence: list[Evidence], before: Callable[
     destinations"), another names it ("would head to the remaining territory in eastern Syria").
     Any group may be meant but one the question does not name ("foreign" when it asks of
     "Syrian"); a rare word of the question ("the convoy") must be in each report or just before it."""
-    if not asks_destination(question.text):
+    if not asks_where(question):
         return []
     own = set(question.terms) if not asks_where_they_went(question) else set(terms(question.context))
     subject = Subject(own & QUALIFIERS or set(context_qualifiers(question.context)), own & _GROUPS)
@@ -205,6 +205,13 @@ _SPAN = re.compile(r"\b(?:over|in|during|within|across)\s+(?:the\s+)?(?:past|las
 _NUMBER_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "few": 3, "several": 3, "couple of": 2}
 MAX_TIMINGS = 4  # parties quoted on how long it took
+
+
+def asks_where(question: Question) -> bool:
+    """Asks where someone went: itself, or as a follow-up asking "where" of an earlier question
+    that did ("does anyone say where exactly?" after "where did they go?")."""
+    return asks_destination(question.text) or bool(re.search(r"\bwhere\b", question.text, re.I)
+                                                     and question.context and asks_destination(question.context))
 
 
 def asks_destination(text: str) -> bool:

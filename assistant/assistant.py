@@ -160,7 +160,7 @@ class Assistant:
         asked = alternatives.alternatives(q.text)
         if asked:
             evidence += self.retriever.evidence_of(self._outcomes_told(q, asked, evidence), q.query)
-        if alternatives.asks_destination(q.text):
+        if alternatives.asks_where(q):
             evidence += self.retriever.evidence_of(self._destinations_told(q, evidence), q.query)
         if q.kind == "reason":
             evidence += self.retriever.evidence_of(self._reasons_given(q, evidence), q.query)
@@ -312,7 +312,7 @@ class Assistant:
         one saying where someone headed ("The convoy would head to …"); to "does anyone contradict
         him?", one stating what a denial found denies ("negotiations … are still ongoing")."""
         evidence = []
-        destination, timing = alternatives.asks_destination(q.text), alternatives.asks_timing(q.text)
+        destination, timing = alternatives.asks_where(q), alternatives.asks_timing(q.text)
         denied = self._denied_heads(self._denials_asked(q, [r.sentence for r in ranked if r.relevance >= CLAIM_FLOOR]))
         for item in ranked:
             low = item.relevance >= LOW_FLOOR and (

@@ -267,8 +267,9 @@ _REPORTED = re.compile(r"(?:\bafter|\bwhen)\s+(?P<who>[\w\s’'\-]{3,60}?)\s+(?:
                        r"|\b(?:an? )?(?:earlier )?(?:comment|claim|report|statement) by\s+(?P<who2>[\w\s’'\-]{3,60}?)\s+that\s+(?P<what2>.+?)\s+(?:was|were|is) (?:wrong|untrue|false)", re.I)
 
 
-_SPEECH = {"comment", "earlier", "report", "claim", "statement", "council", "member", "another", "saturday",
-           "sunday", "afternoon", "morning"}
+_SPEECH = {"comment", "earlier", "report", "claim", "statement", "council", "member", "another"}
+_SPEECH |= {stem(day) for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today",
+                                  "yesterday", "tonight", "morning", "afternoon", "evening", "night", "week", "weekend")}  # when, not what
 
 # --- what a figure includes ----------------------------------------------------------------
 

@@ -31,7 +31,7 @@ from assistant.answer import Discrepancy
 from assistant.claims import DENIAL, EMPTY, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
 from assistant.question import TYPED, Question
-from assistant.text import PHRASES, VARIANTS, numbers, stem, terms
+from assistant.text import PHRASES, VARIANTS, names, numbers, stem, term_set, terms
 
 _QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
@@ -490,11 +490,16 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
     relevance = {e.sentence: e.relevance for e in evidence}
     found = []
     event = question_event(question)
-    for denial in (c for c in claims if c.kind == "denial"):
+    named = {t for name in names(question.text) for t in terms(name)}  # the parties the question names
+    # a party's own words first ("We completely deny any negotiations or deal," Nuri Mahmoud told AFP), before a report
+    # of its denial ("a spokesman for the YPG denied …"), which then joins the dispute the quote opened
+    denials = sorted((c for c in claims if c.kind == "denial"), key=lambda c: not _QUOTED_DENIAL.search(c.sentence.text))
+    for denial in denials:
         if event in _EVENT_STEMS and not _EVENT_STEMS[event] & denial.denied:
             continue  # "were those who surrendered locals?" is not about whether foreigners were allowed to leave
         focused = _denies_focus(denial, question.focus)  # "any negotiations or deal", asked about
         focused = focused or question.compares and bool(denial.denied & set(question.terms))  # "didn't they say there was no deal?"
+        focused = focused or question.compares and bool(named & term_set(denial.sentence.text))  # "did the YPG agree?": its denial
         if not focused and (relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked)):
             continue
         assertions = _assertions_of(denial, claims, evidence)
@@ -513,6 +518,7 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
 
 
 DENIAL_RELEVANCE = 0.35
+_QUOTED_DENIAL = re.compile(r"[\"“][^\"”]*\b(?:deny|denies|denied)\b[^\"”]*[\"”]", re.I)  # a denial in the speaker's own words
 # Events a question asks about by name; those who "left" or "remain" are as often who it is about ("the
 # foreign fighters still in Raqqa") as what it asks.
 _EVENT_STEMS = {"surrender": {"surrend"}, "killed": {"kill", "die"}, "captured": {"captur"}}

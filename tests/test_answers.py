@@ -1220,3 +1220,30 @@ def test_a_headcount_asks_for_a_number():
 
     question = analyse("What's the headcount of foreign sailors still on board?")
     assert question.kind == "number" and asks_about_figures(question)
+
+
+@pytest.mark.slow
+def test_a_follow_up_naming_the_party_that_denied_sets_its_denial_against_the_answer(tmp_path):
+    bot = bot_over(tmp_path, port=(
+        "Strike ends\n\nMore than 300 dockers went home under a deal negotiated between the port council and the owners, "
+        "council spokesman Karl Berg said.\n"),
+        union=("Union denies\n\nBut a spokesman for the Dock Workers Union (DWU) denied on Monday any talks were taking place.\n"))
+    history = [{"role": "user", "content": "Was there a deal to send the dockers home?"},
+               {"role": "assistant", "content": "Karl Berg said they went home under a deal negotiated by the port council."}]
+    answer = bot.ask("did the DWU agree?", history=history)
+    [dispute] = answer.discrepancies
+    assert {c.attributed_to for c in dispute.claims} == {"council spokesman Karl Berg", "the Dock Workers Union"}
+
+
+@pytest.mark.slow
+def test_where_exactly_after_a_question_on_where_they_went_asks_where_too(tmp_path):
+    bot = bot_over(tmp_path, monitor=(
+        "Sailors leave\n\n\"All the stranded sailors left the port over the past five days,\" monitor head Ines Paul said, "
+        "adding they headed to unknown destinations.\n"),
+        council=("Convoy leaves\n\nThe convoy carrying the stranded sailors would head to the Norden Islands, Omar Ruiz "
+                 "of the Port Council said on Saturday.\n"))
+    history = [{"role": "user", "content": "Where did the stranded sailors go?"},
+               {"role": "assistant", "content": "Ines Paul said they headed to unknown destinations."}]
+    answer = bot.ask("does anyone say where exactly?", history=history)
+    [dispute] = answer.discrepancies
+    assert dispute.topic == "where they were headed"
