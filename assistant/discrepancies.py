@@ -327,6 +327,7 @@ def question_event(question: Question) -> str | None:
         main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
         main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
         if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bholdouts?\b|\bthere still\b"
+                                               r"|\b(?:number|count|figure|tally|estimate)s? of (?:[\w\-]+\s+){1,3}left\s*[?.!]*\s*$"  # "… of foreign fighters left?"
                                                r"|\b(?:(?:are|were|is|was) there|there(?:[’']s| is| are| were| was))\b[^?]*\bleft\b"
                                                r"|\bleft (?:in|inside) (?!(?:the |a |their )?(?:convoy|bus|buses|vehicles?|trucks?|"
                                                r"group|batch)\b)",  # "left in raqqa" remained; "left in the convoy" did not

@@ -166,6 +166,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
                              or _REPORTED.search(text) and bool(_AGREEMENT.search(_REPORTED.split(text)[-1])  # "X says …. do the Kurds confirm that?"
                                                                 or _HOLDS_UP.search(_REPORTED.split(text)[-1])  # "… - did that hold up?"
                                                                 or _CHALLENGE.search(_REPORTED.split(text)[-1])))  # "…, but didn't the YPG deny …?"
+    if _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text):
+        question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
     if len({n for n in names(text) if n.lower() not in _QUESTION_WORDS}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
         question.compares = True  # "Did the YPG and the SDF tell the same story …?", "who puts it higher, X or Y?"
     asked, check = _with_accounts_check(text)
@@ -266,6 +268,9 @@ _CHECKS_ACCOUNTS = re.compile(r"^\s*(?:and\s+|but\s+|so\s+)?(?:is|are|was|were|d
                               r"differ\w*|consistent\w*|everywhere|agree\w*|disagree\w*|match\w*|contradict\w*|line\w* up|in line|"
                               r"tall(?:y|ies|ied)|square\w*|correspond\w*|jibe\w*|confirm\w*|disput\w*|"
                               r"in (?:all|every|each) (?:of )?(?:the )?(?:articles?|reports?|sources?|accounts?|outlets?))\b", re.I)
+_WHO_IS_RIGHT = re.compile(r"\b(?:is|are|was|were)\s+(?:the\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+right\s+(?:that|about)\b"
+                           r"|\bwho(?:[’']s| is| was)\s+(?:right|correct|telling the truth)\b", re.I)
+_DISCREPANCY = re.compile(r"\b(?:discrepanc\w*|disagreements?|contradictions?|inconsistenc\w*)\b", re.I)
 _QUESTION_WORDS = {"who", "whom", "whose", "which", "what", "when", "where", "why", "how", "do", "does", "did", "is", "are", "was",
                    "were", "has", "have", "had", "can", "could", "will", "would", "should", "and", "so", "but", "then", "also"}
 _SAME_OR_NOT = re.compile(r"\b(?:the same|agree\w*|disagree\w*|differ\w*|match\w*|consistent\w*|contradict\w*|line\w* up|"
@@ -311,7 +316,8 @@ def _names_a_party(text: str) -> bool:
 # Words a question uses of the figures and accounts it asks about, not of the topic: "is Selo's
 # number the same in every report? I saw two different figures"
 _ABOUT_ACCOUNTS = {"number", "figur", "differ", "match", "same", "everi", "see",
-                   "stori", "pictur", "ballpark", "version", "higher", "lower", "put", "squar", "jibe"}  # "tell the same story"
+                   "stori", "pictur", "ballpark", "version", "higher", "lower", "put", "squar", "jibe",
+                   "discrep", "disagr", "disagre", "contradict", "contradictori", "inconsist"}  # "tell the same story"
 
 
 ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop|end|be over|finish|cease|wrap up|conclude)\b", re.I)

@@ -1247,3 +1247,15 @@ def test_where_exactly_after_a_question_on_where_they_went_asks_where_too(tmp_pa
     answer = bot.ask("does anyone say where exactly?", history=history)
     [dispute] = answer.discrepancies
     assert dispute.topic == "where they were headed"
+
+
+def test_asking_who_is_right_or_what_the_discrepancy_is_compares_accounts():
+    from assistant.discrepancies import question_event
+    from assistant.question import analyse
+
+    for text in ("Was a deal struck, or is the union right that there was none?", "Who is right about the number of sailors?",
+                 "What's the discrepancy over the number of sailors left?"):
+        assert analyse(text).compares, text
+    assert "discrep" not in analyse("What's the discrepancy over the number of sailors left?").terms
+    assert question_event(analyse("What's the discrepancy over the number of sailors left?")) == "remain"
+    assert not analyse("Was the union right to strike?").compares
