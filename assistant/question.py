@@ -196,7 +196,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             elliptical = re.match(r"^(?:what about|how about|and(?!\s+(?:what|who|whom|whose|where|when|why|how|which)\b))\b",
                                   text.strip(), re.I)  # "And the foreign ones?"; not "and what did she say …?"
             question.kind = answer_kind(user) if elliptical else "other"
-        agrees = _AGREEMENT.search(_FILLER.sub("", text)) or _LINES_UP.search(text)  # "ok so that lines up with what the SDF says?"
+        agrees = _AGREEMENT.search(_FILLER.sub("", text)) or _LINES_UP.search(text) or _IS_THAT_WHAT.search(_FILLER.sub("", text)) \
+            or _COMPARATIVE.search(text) and _ASKS_FIGURE.search(text)  # "ok so that lines up with what the SDF says?", "… put the number higher?"
         if question.kind in ("yesno", "other") and user and (agrees or question.kind == "yesno" and _OTHERWISE.search(text)):
             question.kind = answer_kind(user)  # "Does the SDF agree with that?": what the SDF says of the same thing
             if _ASKS_FIGURE.search(text) and re.search(r"\d", assistant or ""):
@@ -294,6 +295,8 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 _FILLER = re.compile(r"^(?:(?:ok|okay|so|and|but|well|right|hmm+|wait|hang on)\b[\s,.!]*)+", re.I)
 _LINES_UP = re.compile(r"\b(?:lines? up|match(?:es)?|tall(?:y|ies)|squares?|(?:is|are|was|were) (?:the )?same as|(?:is|are|was|were) in line)"
                        r"\s+with\b", re.I)  # "that lines up with what the SDF says"
+_IS_THAT_WHAT = re.compile(r"^(?:is|was|isn[’']?t|wasn[’']?t) (?:that|this|it) what\b.*\b(?:says?|said|reports?|reported|claims?|thinks?)\b", re.I)
+_COMPARATIVE = re.compile(r"\b(?:higher|lower|bigger|smaller|larger|more|fewer|less)\b", re.I)
 _ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|tall(?:y|ies)|how many)\b", re.I)
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along|square|tally|jibe)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"

@@ -1259,3 +1259,14 @@ def test_asking_who_is_right_or_what_the_discrepancy_is_compares_accounts():
     assert "discrep" not in analyse("What's the discrepancy over the number of sailors left?").terms
     assert question_event(analyse("What's the discrepancy over the number of sailors left?")) == "remain"
     assert not analyse("Was the union right to strike?").compares
+
+
+def test_a_follow_up_asking_whether_another_puts_the_figure_higher_compares_the_figures():
+    from assistant.question import analyse
+
+    history = [{"role": "user", "content": "What did the monitor say about the sailors still on board?"},
+               {"role": "assistant", "content": "Ines Paul said up to 40 sailors remain on board."}]
+    higher = analyse("does the union put the number higher?", history)
+    assert higher.compares and higher.kind == "number"
+    assert analyse("is that what the union says?", history).compares
+    assert not analyse("does the union have more members?", [history[0], {"role": "assistant", "content": "It said so."}]).compares
