@@ -327,7 +327,7 @@ def question_event(question: Question) -> str | None:
         main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
         main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
         if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bholdouts?\b|\bthere still\b"
-                                               r"|\b(?:number|count|figure|tally|estimate)s? of (?:[\w\-]+\s+){1,3}left\s*[?.!]*\s*$"  # "… of foreign fighters left?"
+                                               r"|\b(?:number|count|figure|tally|estimate)s? of (?:[\w\-]+\s+){1,3}(?<!\bwho\s)(?<!\bthat\s)(?<!\bwhich\s)left\s*[?.!]*\s*$"  # "… of foreign fighters left?"
                                                r"|\b(?:(?:are|were|is|was) there|there(?:[’']s| is| are| were| was))\b[^?]*\bleft\b"
                                                r"|\bleft (?:in|inside) (?!(?:the |a |their )?(?:convoy|bus|buses|vehicles?|trucks?|"
                                                r"group|batch)\b)",  # "left in raqqa" remained; "left in the convoy" did not
@@ -542,7 +542,7 @@ def denies_first(denial: Claim, wanted) -> bool:
     return bool(phrase and set(terms(phrase.group())) & denial.denied & set(wanted))
 
 
-_DENIED_OPENING = re.compile(r"^\s*(?:on \w+\s+)?(?:that\s+)?(?:there (?:was|were|had been)\s+)?(?:any|all|the|a|an)?\s*", re.I)
+_DENIED_OPENING = re.compile(r"^\s*(?:on \w+(?:\s+(?:morning|afternoon|evening|night))?\s+)?(?:that\s+)?(?:there (?:was|were|had been)\s+)?(?:any|all|the|a|an)?\s*", re.I)
 _DENIED_PHRASE = re.compile(r"[\w\s\-]+?(?=\s+(?:for|of|to|were|was|is|are|had|have|has|with|in|on|at|that|which|over|about)\b|[,.;:\"”]|$)", re.I)
 
 

@@ -270,7 +270,8 @@ _CHECKS_ACCOUNTS = re.compile(r"^\s*(?:and\s+|but\s+|so\s+)?(?:is|are|was|were|d
                               r"tall(?:y|ies|ied)|square\w*|correspond\w*|jibe\w*|confirm\w*|disput\w*|"
                               r"in (?:all|every|each) (?:of )?(?:the )?(?:articles?|reports?|sources?|accounts?|outlets?))\b", re.I)
 _WHO_IS_RIGHT = re.compile(r"\b(?:is|are|was|were)\s+(?:the\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+right\s+(?:that|about)\b"
-                           r"|\bwho(?:[’']s| is| was)\s+(?:right|correct|telling the truth)\b", re.I)
+                           r"|\bwho(?:[’']s| is| was)\s+(?:right|correct|telling the truth)\b(?=.*\b(?:numbers?|figures?|counts?|estimates?|"
+                           r"tall(?:y|ies)|how many)\b)", re.I)  # of figures: who is right about anything else asks no one's account
 _DISCREPANCY = re.compile(r"\b(?:discrepanc\w*|disagreements?|contradictions?|inconsistenc\w*)\b", re.I)
 _QUESTION_WORDS = {"who", "whom", "whose", "which", "what", "when", "where", "why", "how", "do", "does", "did", "is", "are", "was",
                    "were", "has", "have", "had", "can", "could", "will", "would", "should", "and", "so", "but", "then", "also"}

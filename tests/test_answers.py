@@ -1270,3 +1270,12 @@ def test_a_follow_up_asking_whether_another_puts_the_figure_higher_compares_the_
     assert higher.compares and higher.kind == "number"
     assert analyse("is that what the union says?", history).compares
     assert not analyse("does the union have more members?", [history[0], {"role": "assistant", "content": "It said so."}]).compares
+
+
+def test_the_number_of_those_who_left_counts_departures_and_the_number_left_those_remaining():
+    from assistant.discrepancies import question_event
+    from assistant.question import analyse
+
+    assert question_event(analyse("What is the number of sailors who left?")) == "left"
+    assert question_event(analyse("What is the number of sailors left?")) == "remain"
+    assert not analyse("Who is right about when the strike began?").compares  # no figure: no one's account is asked
