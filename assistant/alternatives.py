@@ -26,7 +26,7 @@ from assistant.claims import DENIAL, EVENTS, REMAINING, Claim
 from assistant.discrepancies import GENERIC_HEADS, PEOPLE as _PEOPLE, QUALIFIERS, Evidence, Found, context_qualifiers, same_speaker
 from assistant.index import Sentence
 from assistant.question import Question
-from assistant.text import fold_phrasal, terms
+from assistant.text import fold_phrasal, stem, terms
 
 _OR = re.compile(r",?\s+\bor\b\s+")
 _AUX = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:did|do|does|were|was|are|is|have|has|had|will|would)\b\s*", re.I)
@@ -262,7 +262,7 @@ def alternatives(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
         return None
     before = fold_phrasal(_AUX.sub("", parts[0]))[: first[1]]
     intended = bool(re.search(r"\bto\s*$", before)) or bool(_INTENT.search(fold_phrasal(parts[1])[: second[1]]))
-    words = [t for t in terms(_without_intent(before)) if t != "is"]
+    words = [t for t in terms(_without_intent(before)) if t != "is" and t not in _MANNER]
     return Subject({t for t in words if t in QUALIFIERS}, {t for t in words if t not in QUALIFIERS}), (first[0], second[0]), intended
 
 
@@ -301,6 +301,9 @@ def _subject_of(words: str) -> Subject:
 _TRUE_THAT = re.compile(r"^\s*it\s+(?:really\s+)?(?:true|correct|right|the case|so)\s+that\s+", re.I)
 _OPPOSITE = {"left": "remain", "remain": "left"}
 _REFUSED = re.compile(r"\b(?:refus\w*|reject\w*|turn\w* down|(?:said|say|says) no to)\s+(?:the\s+|a\s+|an\s+)?(?:deal|offer|agreement|evacuation)\b", re.I)
+
+
+_MANNER = {stem(w) for w in ("simply", "merely", "actually", "really", "just", "only", "instead", "rather")}  # how, not who
 
 
 def _without_intent(words: str) -> str:

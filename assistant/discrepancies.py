@@ -31,7 +31,7 @@ from assistant.answer import Discrepancy
 from assistant.claims import DENIAL, EMPTY, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
 from assistant.question import TYPED, Question
-from assistant.text import PHRASES, VARIANTS, names, numbers, stem, term_set, terms
+from assistant.text import PHRASES, VARIANTS, numbers, stem, term_set, terms
 
 _QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
@@ -491,7 +491,8 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
     relevance = {e.sentence: e.relevance for e in evidence}
     found = []
     event = question_event(question)
-    named = {t for name in names(question.text) for t in terms(name)}  # the parties the question names
+    party = _PARTY_ASKED.search(question.text)  # "did the YPG agree?": the party asked whether it agrees
+    named = set(terms(party["party"])) - _EVERYWHERE if party else set()
     # a party's own words first ("We completely deny any negotiations or deal," Nuri Mahmoud told AFP), before a report
     # of its denial ("a spokesman for the YPG denied …"), which then joins the dispute the quote opened
     denials = sorted((c for c in claims if c.kind == "denial"), key=lambda c: not _QUOTED_DENIAL.search(c.sentence.text))
@@ -499,7 +500,8 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
         if event in _EVENT_STEMS and not _EVENT_STEMS[event] & denial.denied:
             continue  # "were those who surrendered locals?" is not about whether foreigners were allowed to leave
         focused = _denies_focus(denial, question.focus)  # "any negotiations or deal", asked about
-        focused = focused or question.compares and bool(denial.denied & set(question.terms))  # "didn't they say there was no deal?"
+        focused = focused or question.compares and denies_first(denial, set(question.terms) - _EVERYWHERE)  # "didn't they say
+        # there was no deal?": what it denies outright; not "IS", which names the group in nearly every question
         focused = focused or question.compares and bool(named & term_set(denial.sentence.text))  # "did the YPG agree?": its denial
         if not focused and (relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked)):
             continue
@@ -519,6 +521,9 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
 
 
 DENIAL_RELEVANCE = 0.35
+_EVERYWHERE = {"is"}
+_PARTY_ASKED = re.compile(r"\b(?:did|does|do|would|will|has|have)\s+(?:the\s+)?(?P<party>[\w\-’' ]{2,40}?)\s+(?:also\s+)?"
+                          r"(?:agree|confirm|deny|denied|dispute|back|accept|say|tell|see|concur|corroborate)\w*\b", re.I)
 _QUOTED_DENIAL = re.compile(r"[\"“][^\"”]*\b(?:deny|denies|denied)\b[^\"”]*[\"”]", re.I)  # a denial in the speaker's own words
 # Events a question asks about by name; those who "left" or "remain" are as often who it is about ("the
 # foreign fighters still in Raqqa") as what it asks.

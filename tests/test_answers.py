@@ -1279,3 +1279,15 @@ def test_the_number_of_those_who_left_counts_departures_and_the_number_left_thos
     assert question_event(analyse("What is the number of sailors who left?")) == "left"
     assert question_event(analyse("What is the number of sailors left?")) == "remain"
     assert not analyse("Who is right about when the strike began?").compares  # no figure: no one's account is asked
+
+
+@pytest.mark.slow
+def test_asking_to_compare_accounts_of_one_thing_sets_no_unrelated_denial_beside_it(tmp_path):
+    bot = bot_over(tmp_path, port=(
+        "Strike ends\n\nThe strike in Valmont began on Monday, the port council said. More than 300 dockers went home "
+        "under a deal negotiated between the port council and the owners, council spokesman Karl Berg told AFP.\n"),
+        union=("Union denies\n\n\"We completely deny any negotiations or deal with the owners in Valmont,\" Marta Olsen "
+               "told AFP. The strike in Valmont began on Monday, she said.\n"))
+    for question in ("What's the discrepancy over when the strike in Valmont began?",
+                     "Who puts the start of the strike earlier, AFP or the Dockers Union?"):
+        assert bot.ask(question).discrepancies == [], question
