@@ -166,7 +166,7 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
                              or _REPORTED.search(text) and bool(_AGREEMENT.search(_REPORTED.split(text)[-1])  # "X says …. do the Kurds confirm that?"
                                                                 or _HOLDS_UP.search(_REPORTED.split(text)[-1])  # "… - did that hold up?"
                                                                 or _CHALLENGE.search(_REPORTED.split(text)[-1])))  # "…, but didn't the YPG deny …?"
-    if _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text):
+    if _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
         question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
     if len({n for n in names(text) if n.lower() not in _QUESTION_WORDS}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
         question.compares = True  # "Did the YPG and the SDF tell the same story …?", "who puts it higher, X or Y?"
@@ -272,6 +272,11 @@ _CHECKS_ACCOUNTS = re.compile(r"^\s*(?:and\s+|but\s+|so\s+)?(?:is|are|was|were|d
 _WHO_IS_RIGHT = re.compile(r"\b(?:is|are|was|were)\s+(?:the\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+right\s+(?:that|about)\b"
                            r"|\bwho(?:[’']s| is| was)\s+(?:right|correct|telling the truth)\b(?=.*\b(?:numbers?|figures?|counts?|estimates?|"
                            r"tall(?:y|ies)|how many)\b)", re.I)  # of figures: who is right about anything else asks no one's account
+_SOURCES_AGREE = re.compile(r"\b(?:do|does|did|are|were|is)\s+(?:all\s+)?(?:the\s+|these\s+|both\s+)?(?:articles|sources|reports|outlets|"
+                            r"accounts|papers|stories|news reports|versions)\s+(?:all\s+|both\s+)?(?:agree|differ|disagree|match|line up|"
+                            r"conflict|contradict|say the same|tell the same|give the same|square|tally)", re.I)  # "Do the articles agree on …?"
+_ONES_LINE = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|policy|account|version|statement|estimate|figure|number|count)\b",
+                       re.I)  # "Do the articles agree on the coalition's position?": one party's account, as each article tells it
 _DISCREPANCY = re.compile(r"\b(?:discrepanc\w*|disagreements?|contradictions?|inconsistenc\w*)\b", re.I)
 _QUESTION_WORDS = {"who", "whom", "whose", "which", "what", "when", "where", "why", "how", "do", "does", "did", "is", "are", "was",
                    "were", "has", "have", "had", "can", "could", "will", "would", "should", "and", "so", "but", "then", "also"}

@@ -1291,3 +1291,11 @@ def test_asking_to_compare_accounts_of_one_thing_sets_no_unrelated_denial_beside
     for question in ("What's the discrepancy over when the strike in Valmont began?",
                      "Who puts the start of the strike earlier, AFP or the Dockers Union?"):
         assert bot.ask(question).discrepancies == [], question
+
+
+def test_asking_whether_the_sources_agree_compares_their_accounts_unless_of_one_partys_line():
+    from assistant.question import analyse
+
+    assert analyse("Do the articles agree on whether a deal was struck to end the strike?").compares
+    assert analyse("Do the reports all match on how many dockers went home?").compares
+    assert not analyse("Do the articles agree on the union's position about the strike?").compares
