@@ -89,7 +89,16 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
         return claims  # "And how many foreigners stayed?" after "… according to the council": it gave no such figure
     if scoped and inherited and question.kind == "place":
         return claims  # "Where were they headed?" after what the monitor said: whoever tells where
+    if scoped and inherited and not figures and not _ASKS_WHAT_WAS_SAID.search(question.text):
+        return claims  # "So did any of the foreigners get out anyway?" after the coalition's line: what happened, by any account
     return scoped if scoped or any(named(s) for s in speakers) else claims
+
+
+# A follow-up asking what the earlier turn's party said or holds ("what did it say about …?", "and its
+# reason?"), not what happened
+_ASKS_WHAT_WAS_SAID = re.compile(r"\b(?:say|says|said|tell|told|claim\w*|position|stance|line|view|think|believe\w*|"
+                                 r"according|describ\w*|call\w*|put|estimat\w*|report\w*|quot\w*|mean|meant|add\w*|"
+                                 r"reason|why|insist\w*|warn\w*|announc\w*|deny|denied|confirm\w*|want\w*|expect\w*)\b", re.I)
 
 
 def _group_qualifiers(text: str) -> set[str]:

@@ -425,3 +425,14 @@ def test_the_tail_of_a_sentence_a_garbled_reprint_split_sets_no_figure_against_a
                       "The monitor said about 120 sailors remained on board.")
     [found] = find(question, whole)
     assert len(found.sides) == 2
+
+
+def test_a_follow_up_asking_what_happened_is_not_kept_to_the_party_the_earlier_turn_asked_about():
+    history = [{"role": "user", "content": "What's the port authority's line on letting the foreign sailors disembark?"},
+               {"role": "assistant", "content": "It said foreign sailors are not being allowed to disembark."}]
+    claims = claims_of("The port authority said foreign sailors are not being allowed to disembark.",
+                       "The union said 20 foreign sailors had disembarked.")
+    happened = analyse("So did any of the foreigners get off anyway?", history)
+    assert scoped_to_speaker(happened, claims, distinctive=lambda t: True) == claims
+    said = analyse("And what did it say about the local sailors?", history)
+    assert {c.speaker for c in scoped_to_speaker(said, claims, distinctive=lambda t: True)} == {"The port authority"}
