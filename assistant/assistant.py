@@ -22,7 +22,7 @@ from assistant.answering.extractive import ExtractiveAnswerer, abstention
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import DENIAL, Claim, denial_claims, extract, refers_back
-from assistant.discrepancies import (PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked, denied_head, denies_first,
+from assistant.discrepancies import (PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked, denied_head, denied_phrase, denies_first,
                                      find, scoped_to_speaker)
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
@@ -42,6 +42,7 @@ CLAIM_FLOOR = 0.3  # evidence less relevant than this cannot make a discrepancy 
 MAX_COPIES = 8  # citations for one statement
 READINGS = 65536  # sentences whose claims and speaker are kept between questions
 MAX_QUOTATIONS = 8  # quotations of a person the question asks about, added to what retrieval found
+MAX_ELSEWHERE = 2  # sentences stating what a denial denies taken from articles retrieval did not find
 MAX_OUTCOMES = 6  # sentences telling an either-or question's outcomes added to what retrieval found
 MAX_FIGURES = 6  # sentences with a figure for what is asked added to what retrieval found
 DISTINCTIVE = 0.12  # a speaker's name word used by fewer sentences than this singles the speaker out
@@ -190,9 +191,19 @@ class Assistant:
         """ "The YPG says there are no talks at all - does anyone contradict him?": the sentences of
         the articles retrieval found that state what a found denial denies ("negotiations on their
         fate are still ongoing"), which retrieval misses when they share little with the question."""
-        denied = self._denied_heads(self._denials_asked(q, [e.sentence for e in evidence]))
-        return self._missed_in_found(q, evidence, lambda s: bool(denied & self.index.lexicon.terms_of(s))
-                                     and not DENIAL.search(s.text))
+        denials = self._denials_asked(q, [e.sentence for e in evidence])
+        denied = self._denied_heads(denials)
+        states = lambda s: bool(denied & self.index.lexicon.terms_of(s)) and not DENIAL.search(s.text)  # noqa: E731
+        found = self._missed_in_found(q, evidence, states)
+        # and in any article: the outlet that reports a denial is seldom the one that reports the deal
+        phrases = {p for s in denials for c in denial_claims(s, None) if (p := denied_phrase(c))}
+        seen = {(e.source, e.sentence.index) for e in evidence} | {(s.source, s.index) for s in found}
+        for phrase in sorted(phrases):
+            hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(phrase)]
+            new = [s for s in hits if s is not None and (s.source, s.index) not in seen and states(s)][:MAX_ELSEWHERE]
+            seen |= {(s.source, s.index) for s in new}
+            found += new
+        return found
 
     def _destinations_told(self, q: Question, evidence: list) -> list:
         """ "Where did they go?": the sentences of the articles retrieval found that say where

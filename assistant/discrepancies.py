@@ -549,11 +549,20 @@ def denies_first(denial: Claim, wanted) -> bool:
     """Is one of `wanted` what the denial denies outright: the words just after "deny" ("negotiations
     or deal" of "We completely deny any negotiations or deal for the exit of Daesh"), not merely
     somewhere in what it is read to deny ("taking place", "using the Arabic acronym")?"""
+    phrase = denied_phrase(denial)
+    if phrase is None:
+        return denied_head(denial) in set(wanted)
+    return bool(set(terms(phrase)) & denial.denied & set(wanted))
+
+
+def denied_phrase(denial: Claim) -> str | None:
+    """The words just after "deny" ("negotiations or deal" of "We completely deny any negotiations
+    or deal for the exit of Daesh"); None for a denial written another way ("… was wrong")."""
     match = DENIAL.search(denial.sentence.text)
     if not match or not match.group().lower().startswith("den"):
-        return denied_head(denial) in set(wanted)
+        return None
     phrase = _DENIED_PHRASE.match(_DENIED_OPENING.sub("", denial.sentence.text[match.end():]))
-    return bool(phrase and set(terms(phrase.group())) & denial.denied & set(wanted))
+    return phrase.group().strip() if phrase else None
 
 
 _DENIED_OPENING = re.compile(r"^\s*(?:on \w+(?:\s+(?:morning|afternoon|evening|night))?\s+)?(?:that\s+)?(?:there (?:was|were|had been)\s+)?(?:any|all|the|a|an)?\s*", re.I)

@@ -1299,3 +1299,4 @@ def test_asking_whether_the_sources_agree_compares_their_accounts_unless_of_one_
     assert analyse("Do the articles agree on whether a deal was struck to end the strike?").compares
     assert analyse("Do the reports all match on how many dockers went home?").compares
     assert not analyse("Do the articles agree on the union's position about the strike?").compares
+
