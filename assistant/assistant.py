@@ -22,8 +22,8 @@ from assistant.answering.extractive import ExtractiveAnswerer, abstention
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import DENIAL, Claim, denial_claims, extract, refers_back
-from assistant.discrepancies import (PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked, denied_head, denied_phrase, denies_first,
-                                     find, scoped_to_speaker)
+from assistant.discrepancies import (PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked,
+                                     denied_head, denied_phrase, denies_first, find, scoped_to_speaker)
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
@@ -190,7 +190,8 @@ class Assistant:
     def _what_is_denied(self, q: Question, evidence: list) -> list:
         """ "The YPG says there are no talks at all - does anyone contradict him?": the sentences of
         the articles retrieval found that state what a found denial denies ("negotiations on their
-        fate are still ongoing"), which retrieval misses when they share little with the question."""
+        fate are still ongoing"), which retrieval misses when they share little with the question,
+        and up to `MAX_ELSEWHERE` more per denial from any article, by BM25 on its denied words."""
         denials = self._denials_asked(q, [e.sentence for e in evidence])
         denied = self._denied_heads(denials)
         states = lambda s: bool(denied & self.index.lexicon.terms_of(s)) and not DENIAL.search(s.text)  # noqa: E731

@@ -43,7 +43,8 @@ class ExtractiveAnswerer:
         chosen = self.choose(question, statements, disputed=bool(found))
         if not chosen:
             return abstention(question)
-        chosen = [next((s for s in statements if _cut_short(c.text, s.text)), c) for c in chosen]  # a garbled reprint: the whole
+        # a garbled reprint cut off mid-sentence is stated from the copy that has the sentence whole
+        chosen = [next((s for s in statements if _cut_short(c.text, s.text)), c) for c in chosen]
         chosen = self.with_stated_reason(question, chosen, statements)
         chosen = self.with_quotation_openings(chosen)
         chosen = self.with_quotation_sequel(question, chosen)
