@@ -160,8 +160,11 @@ def find(question: Question, claims: list[Claim], evidence: list[Evidence] | Non
     """
     found = _quantity_conflicts(question, claims) if asks_about_figures(question) else []
     found += _composition_conflicts(question, claims)
-    if question.kind not in ("number", "time", "place"):
-        found += _denials(question, claims, evidence or [])
+    if question.kind not in ("number", "time", "place") and not _WHO_DENIED.search(question.text):
+        denials = _denials(question, claims, evidence or [])
+        if question.kind == "person" and not question.compares:  # "who negotiated the deal?": only a denial of it
+            denials = [f for f in denials if denies_first(f.sides[-1][0], set(question.terms) - _EVERYWHERE)]
+        found += denials
     return found
 
 
@@ -261,7 +264,12 @@ _FRAGMENT = re.compile(r"^\s*[a-z]")
 
 
 def _about(question: Question, claim: Claim) -> bool:
+    if claim.quantity is not None and ASKS_SHARE.search(question.text) and not claim.quantity.percent:
+        return False  # "how much of Raqqa have they taken back?" is answered by a share, not by a count of fighters
     return claim.quantity is not None and counts_what_is_asked(question, claim)
+
+
+ASKS_SHARE = re.compile(r"\bper ?cent|\bshare\b|percentage|proportion|\bhow much of\b|\bwhat (?:part|fraction) of\b", re.I)
 
 
 def asked_heads(question: Question) -> set[str] | None:
@@ -530,6 +538,8 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
 
 
 DENIAL_RELEVANCE = 0.35
+# "Who was the YPG spokesman who denied any deal?": asks who made a denial it takes as given, not whether it stands
+_WHO_DENIED = re.compile(r"^\s*(?:and\s+)?(?:who|which\s+[\w\-]+|what(?:[’']s| is| was) the name of)\b.*\b(?:den(?:y|ied|ies)|rejected|dismissed)\b", re.I)
 _EVERYWHERE = {"is"}
 _PARTY_ASKED = re.compile(r"\b(?:did|does|do|would|will|has|have)\s+(?:the\s+)?(?P<party>[\w\-’' ]{2,40}?)\s+(?:also\s+)?"
                           r"(?:agree|confirm|deny|denied|dispute|back|accept|say|tell|see|concur|corroborate)\w*\b", re.I)

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Callable
 
 from assistant.claims import EVENTS, quantity_claims
-from assistant.discrepancies import counts_what_is_asked, question_event
+from assistant.discrepancies import ASKS_SHARE, counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
 from assistant.question import ASKS_END, Question, spelled_out
 from assistant.retrieval import Evidence
@@ -400,7 +400,7 @@ _ASKS_ORIGIN = re.compile(r"\bcomes? from\b|\bcame from\b|\bhail(?:s|ed)? from\b
 def _number_fit(question: Question, sentence: Sentence, found: tuple, before: Callable[[], str]) -> float:
     """How well the sentence's figures (`found`, as claims) answer a "how many"; `before` gives
     the text of the sentence before it, where the event a bare count belongs to is often told."""
-    if re.search(r"\bper ?cent|share|percentage|proportion", question.text, re.I):
+    if ASKS_SHARE.search(question.text):
         found = [c for c in found if c.quantity.percent]
     if not found:
         return -0.25

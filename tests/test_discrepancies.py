@@ -436,3 +436,20 @@ def test_a_follow_up_asking_what_happened_is_not_kept_to_the_party_the_earlier_t
     assert scoped_to_speaker(happened, claims, distinctive=lambda t: True) == claims
     said = analyse("And what did it say about the local sailors?", history)
     assert {c.speaker for c in scoped_to_speaker(said, claims, distinctive=lambda t: True)} == {"The port authority"}
+
+
+def test_a_question_asking_how_much_of_a_place_wants_a_share_not_a_count():
+    claims = claims_of("The port authority said about 40 foreign sailors remained on board.",
+                       "The union said 120 foreign sailors remained on board.")
+    assert find(analyse("How many foreign sailors remained on board?"), claims)
+    assert find(analyse("How much of the port have the foreign sailors taken back?"), claims) == []
+
+
+def test_a_who_question_gets_no_dispute_but_over_what_it_asks_about():
+    claims, evidence = claims_with_evidence(
+        ("Dockers went home under a deal negotiated by the port council, council spokesman Karl Berg said.", "Karl Berg"),
+        ("\"We completely deny any negotiations or deal with the owners,\" Marta Olsen said.", "Marta Olsen"))
+    assert find(analyse("Who was the union spokeswoman who denied any deal with the owners?"), claims, evidence) == []
+    assert find(analyse("What's the name of the union spokeswoman quoted about the dockers?"), claims, evidence) == []
+    [found] = find(analyse("Who negotiated the deal that sent the dockers home?"), claims, evidence)
+    assert {side[0].speaker for side in found.sides} == {"Karl Berg", "Marta Olsen"}
