@@ -158,7 +158,7 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._figures_counting(q, evidence), q.query)
         if ASKS_WORDS.search(q.text):
             evidence += self.retriever.evidence_of(self._quotations_of(q, evidence), q.query)
-        asked = alternatives.alternatives(q.text)
+        asked = alternatives.alternatives(q.text) or alternatives.one_intention(q.text)  # "do they want out?": and the opposite
         if asked:
             evidence += self.retriever.evidence_of(self._outcomes_told(q, asked, evidence), q.query)
         if alternatives.asks_where(q):

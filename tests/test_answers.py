@@ -1300,3 +1300,16 @@ def test_asking_whether_the_sources_agree_compares_their_accounts_unless_of_one_
     assert analyse("Do the reports all match on how many dockers went home?").compares
     assert not analyse("Do the articles agree on the union's position about the strike?").compares
 
+
+
+@pytest.mark.slow
+def test_asked_about_one_intention_the_opposite_is_looked_for_too(tmp_path):
+    bot = bot_over(tmp_path, monitor=(
+        "Sailors wait\n\nThe monitor said preparations are under way for the foreign sailors to disembark. "
+        "\"The foreign sailors are asking to leave in one group towards the northern ports,\" monitor head Ines Paul said.\n"),
+        port=("Port holds\n\nThe harbour was calm on Monday and the cranes were repaired. \"Only 30 foreign crewmen who "
+              "refused the offer and decided to stay on board until the end remain on the ship,\" port spokesman Tomas "
+              "Vey said.\n"))
+    answer = bot.ask("Do the foreign sailors actually want to leave the ship?")
+    assert any({c.attributed_to for c in d.claims} >= {"monitor head Ines Paul", "port spokesman Tomas Vey"}
+               for d in answer.discrepancies)
