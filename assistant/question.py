@@ -342,7 +342,7 @@ _IS_THAT_RIGHT = re.compile(r"\b(?:is|was|isn[’']?t|wasn[’']?t)\s+(?:that|th
 
 def _topic_terms(text: str) -> list[str]:
     text = OUTLETS.sub(" ", re.sub(r"\bhow long\b", "how", text, flags=re.I))
-    text = re.sub(r"\b(?:mean|meant|means)\s+(?:the\s+)?same\s+thing\b", "same", text, flags=re.I)  # "do they mean the same thing?"
+    text = re.sub(r"\b(?:(?:mean|meant|means)\s+)?(?:the\s+)?same\s+thing\b", "same", text, flags=re.I)  # "do they mean the same thing?"
     text = _IS_THAT_RIGHT.sub(" ", text)  # "… is that right?": no topic of its own
     return [t for t in terms(text) if t not in _ABOUT_ACCOUNTS]  # "long": the kind asked
 

@@ -1116,6 +1116,7 @@ def test_two_named_parties_asked_whether_their_accounts_agree_set_them_side_by_s
     # words about the accounts are no topic words
     terms = analyse("Did the Union and the Council tell the same story, in the same ballpark?").terms
     assert not {"stori", "ballpark"} & set(terms)
+    assert "thing" not in analyse("Does the union say the same thing?").terms
     assert "right" not in analyse("i read that the talks were over. is that right?").terms
 
 
