@@ -289,8 +289,9 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
     nouns = [t for t in question.target if t not in QUALIFIERS]
     if nouns and claim.head not in nouns and not set(nouns) & GENERIC_HEADS and not (claim.head in QUALIFIERS and set(nouns) & PEOPLE):
         return False  # "only Syrians, … a total of 275" counts the people asked about, whatever the question calls them
-    if not question.target and claim.head not in asked and not _named_qualifiers(question) & set(claim.qualifiers):
-        return False  # "the foreigners still in raqqa" are the foreign fighters
+    if not question.target and claim.head not in asked and not _named_qualifiers(question) & set(claim.qualifiers) \
+            and not (claim.head in QUALIFIERS and asked & PEOPLE):
+        return False  # "the foreigners still in raqqa" are the foreign fighters; "only Syrians" are people
     if question.target and not nouns and not set(question.target) <= set(claim.qualifiers):
         return False  # "how many foreigners": a qualifier standing for the whole phrase
     missing = _named_qualifiers(question) - set(claim.qualifiers)

@@ -453,3 +453,11 @@ def test_a_who_question_gets_no_dispute_but_over_what_it_asks_about():
     assert find(analyse("What's the name of the union spokeswoman quoted about the dockers?"), claims, evidence) == []
     [found] = find(analyse("Who negotiated the deal that sent the dockers home?"), claims, evidence)
     assert {side[0].speaker for side in found.sides} == {"Karl Berg", "Marta Olsen"}
+
+
+def test_a_people_named_by_where_they_are_from_counts_the_people_a_question_asks_about():
+    from assistant.discrepancies import counts_what_is_asked
+
+    [claim] = claims_of("The council said those who had surrendered were only Iraqis, and they number a total of 75.")
+    question = analyse("Which number did the council give for the people who surrendered?")
+    assert counts_what_is_asked(question, claim)
