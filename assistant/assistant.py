@@ -167,8 +167,9 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._reasons_given(q, evidence), q.query)
         if alternatives.asks_timing(q.text):
             evidence += self.retriever.evidence_of(self._timings_told(q, evidence), q.query)
-        if self._denials_asked(q, [e.sentence for e in evidence]):
-            evidence += self.retriever.evidence_of(self._what_is_denied(q, evidence), q.query)
+        denials = self._denials_asked(q, [e.sentence for e in evidence])
+        if denials:
+            evidence += self.retriever.evidence_of(self._what_is_denied(q, denials, evidence), q.query)
         return evidence
 
     @staticmethod
@@ -187,12 +188,12 @@ class Assistant:
             return denials
         return [s for s in denials if any(denies_first(c, q.focus) for c in denial_claims(s, None))]
 
-    def _what_is_denied(self, q: Question, evidence: list) -> list:
+    def _what_is_denied(self, q: Question, denials: list, evidence: list) -> list:
         """ "The YPG says there are no talks at all - does anyone contradict him?": the sentences of
         the articles retrieval found that state what a found denial denies ("negotiations on their
         fate are still ongoing"), which retrieval misses when they share little with the question,
-        and up to `MAX_ELSEWHERE` more per denial from any article, by BM25 on its denied words."""
-        denials = self._denials_asked(q, [e.sentence for e in evidence])
+        and up to `MAX_ELSEWHERE` more per denial from any article, by BM25 on its denied words.
+        `denials`: the sentences of `evidence` whose denial is asked about (`_denials_asked`)."""
         denied = self._denied_heads(denials)
         states = lambda s: bool(denied & self.index.lexicon.terms_of(s)) and not DENIAL.search(s.text)  # noqa: E731
         found = self._missed_in_found(q, evidence, states)

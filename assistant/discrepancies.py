@@ -309,8 +309,7 @@ def other_events(question: Question) -> set[str]:
     text = question.text.lower()
     if not re.search(r"\bor\b", text) or REMAINING.search(text):
         return set()
-    found = {event for event, pattern in EVENTS.items() if event != "remain"
-             and re.search(rf"\b(?:{pattern}{'|' + _QUESTION_EVENTS[event] if event in _QUESTION_EVENTS else ''})\b", text)}
+    found = set(_events_named(text)) - {"remain"}
     return found - {question_event(question)} if len(found) >= 2 else set()
 
 
@@ -351,11 +350,18 @@ def question_event(question: Question) -> str | None:
                                                r"group|batch)\b)",  # "left in raqqa" remained; "left in the convoy" did not
                                                main, re.I):  # "are there fewer than 200 … left?", "there's only 150 … left"
             return "remain"
-        for event, pattern in EVENTS.items():
-            extra = _QUESTION_EVENTS.get(event)
-            if re.search(rf"\b(?:{pattern}{'|' + extra if extra else ''})\b", main.lower()):
-                return event
+        named = _events_named(main)
+        if named:
+            return named[0]
     return None
+
+
+def _events_named(text: str) -> list[str]:
+    """The events a question's words name, in `EVENTS` order ("how many left or gave themselves
+    up?": left, surrender); the question's own words for leaving count ("got out")."""
+    lowered = text.lower()
+    return [event for event, pattern in EVENTS.items()
+            if re.search(rf"\b(?:{pattern}{'|' + _QUESTION_EVENTS[event] if event in _QUESTION_EVENTS else ''})\b", lowered)]
 
 
 def _topics(claims: list[Claim], by_group: bool = True) -> list[list[Claim]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from assistant.text import OUTLETS, fold_phrasal, names, stem, terms
+from assistant.text import OUTLETS, STOP, fold_phrasal, names, stem, terms
 
 KINDS = ("number", "person", "place", "time", "reason", "choice", "composition", "definition", "yesno", "other")
 TYPED = {"number", "time", "person", "place"}  # the kinds whose answer has a form of its own: a figure, a time, a name, a place
@@ -162,13 +162,14 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     if aside:  # "why were there civilians in the convoy? wasn't the deal that they'd be let go": the aside weighs half
         question.terms = _topic_terms(asked)
         question.context_terms = [t for t in terms(aside) if t not in question.terms]
+    checked = _REPORTED.split(text)[-1] if _REPORTED.search(text) else None  # what is asked of a claim reported first
     question.compares = bool(_ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
-                             or _REPORTED.search(text) and bool(_AGREEMENT.search(_REPORTED.split(text)[-1])  # "X says …. do the Kurds confirm that?"
-                                                                or _HOLDS_UP.search(_REPORTED.split(text)[-1])  # "… - did that hold up?"
-                                                                or _CHALLENGE.search(_REPORTED.split(text)[-1])))  # "…, but didn't the YPG deny …?"
+                             or checked is not None and bool(_AGREEMENT.search(checked)  # "X says …. do the Kurds confirm that?"
+                                                             or _HOLDS_UP.search(checked)  # "… - did that hold up?"
+                                                             or _CHALLENGE.search(checked)))  # "…, but didn't the YPG deny …?"
     if _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
         question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
-    if len({n for n in names(text) if n.lower() not in _QUESTION_WORDS}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
+    if len({n for n in names(text) if n.lower() not in STOP}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
         question.compares = True  # "Did the YPG and the SDF tell the same story …?", "who puts it higher, X or Y?"
     asked, check = _with_accounts_check(text)
     if check:  # "Where were they heading? Is this reported the same way everywhere?": where, by every account
@@ -196,7 +197,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             elliptical = re.match(r"^(?:what about|how about|and(?!\s+(?:what|who|whom|whose|where|when|why|how|which)\b))\b",
                                   text.strip(), re.I)  # "And the foreign ones?"; not "and what did she say …?"
             question.kind = answer_kind(user) if elliptical else "other"
-        agrees = _AGREEMENT.search(_FILLER.sub("", text)) or _LINES_UP.search(text) or _IS_THAT_WHAT.search(_FILLER.sub("", text)) \
+        unfilled = _FILLER.sub("", text)  # "ok so does the SDF agree?"
+        agrees = _AGREEMENT.search(unfilled) or _LINES_UP.search(text) or _IS_THAT_WHAT.search(unfilled) \
             or _COMPARATIVE.search(text) and _ASKS_FIGURE.search(text)  # "ok so that lines up with what the SDF says?", "… put the number higher?"
         if question.kind in ("yesno", "other") and user and (agrees or question.kind == "yesno" and _OTHERWISE.search(text)):
             question.kind = answer_kind(user)  # "Does the SDF agree with that?": what the SDF says of the same thing
@@ -278,8 +280,6 @@ _SOURCES_AGREE = re.compile(r"\b(?:do|does|did|are|were|is)\s+(?:all\s+)?(?:the\
 _ONES_LINE = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|policy|account|version|statement|estimate|figure|number|count)\b",
                        re.I)  # "Do the articles agree on the coalition's position?": one party's account, as each article tells it
 _DISCREPANCY = re.compile(r"\b(?:discrepanc\w*|disagreements?|contradictions?|inconsistenc\w*)\b", re.I)
-_QUESTION_WORDS = {"who", "whom", "whose", "which", "what", "when", "where", "why", "how", "do", "does", "did", "is", "are", "was",
-                   "were", "has", "have", "had", "can", "could", "will", "would", "should", "and", "so", "but", "then", "also"}
 _SAME_OR_NOT = re.compile(r"\b(?:the same|agree\w*|disagree\w*|differ\w*|match\w*|consistent\w*|contradict\w*|line\w* up|"
                           r"at odds|in line)\b", re.I)  # two parties, and whether their accounts agree
 _WHO_MORE = re.compile(r"\b(?:who|which)\b[^?]*\b(?:higher|lower|more|fewer|less|bigger|larger|smaller|greater|most|fewest|least)\b", re.I)

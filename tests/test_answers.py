@@ -900,13 +900,16 @@ def test_how_many_did_it_say_gave_up_counts_whoever_did_it(tmp_path):
     assert not answer.abstained and "approximately 100" in answer.text
 
 
+# A deal one party reports and another denies outright, for the tests of denials set against assertions
+DEAL = ("Strike ends\n\nMore than 300 dockers went home under a deal negotiated between the port council and the owners, "
+        "council spokesman Karl Berg said.\n")
+DENIED = ("Union denies\n\nBut a spokesman for the Dockers' Union denied on Monday any talks were taking place. "
+          "\"We completely deny any negotiations or deal with the owners,\" Marta Olsen told reporters.\n")
+
+
 @pytest.mark.slow
 def test_wait_didnt_another_party_say_otherwise_sets_its_denial_beside_the_answer(tmp_path):
-    bot = bot_over(tmp_path, port=(
-        "Strike ends\n\nMore than 300 dockers went home under a deal negotiated between the port council and the owners, "
-        "council spokesman Karl Berg said.\n"),
-        union=("Union denies\n\nBut a spokesman for the Dockers' Union denied on Monday any talks were taking place. "
-               "\"We completely deny any negotiations or deal with the owners,\" Marta Olsen told reporters.\n"))
+    bot = bot_over(tmp_path, port=DEAL, union=DENIED)
     history = [{"role": "user", "content": "how did the dockers get home?"},
                {"role": "assistant", "content": "Karl Berg said they went home under a deal negotiated by the port council."}]
     answer = bot.ask("wait, i thought the union said there wasn't any deal?", history=history)
@@ -1156,11 +1159,7 @@ def test_a_denial_counts_only_for_what_it_denies_outright():
 
 @pytest.mark.slow
 def test_a_speakers_outright_denial_of_what_is_asked_is_set_against_the_others_assertion(tmp_path):
-    bot = bot_over(tmp_path, port=(
-        "Strike ends\n\nMore than 300 dockers went home under a deal negotiated between the port council and the owners, "
-        "council spokesman Karl Berg said.\n"),
-        union=("Union denies\n\nBut a spokesman for the Dockers' Union denied on Monday any talks were taking place. "
-               "\"We completely deny any negotiations or deal with the owners,\" Marta Olsen told reporters.\n"))
+    bot = bot_over(tmp_path, port=DEAL, union=DENIED)
     history = [{"role": "user", "content": "Who is Marta Olsen?"},
                {"role": "assistant", "content": "Marta Olsen speaks for the Dockers' Union."}]
     answer = bot.ask("Did she admit there was a deal with the owners?", history=history)
@@ -1225,10 +1224,8 @@ def test_a_headcount_asks_for_a_number():
 
 @pytest.mark.slow
 def test_a_follow_up_naming_the_party_that_denied_sets_its_denial_against_the_answer(tmp_path):
-    bot = bot_over(tmp_path, port=(
-        "Strike ends\n\nMore than 300 dockers went home under a deal negotiated between the port council and the owners, "
-        "council spokesman Karl Berg said.\n"),
-        union=("Union denies\n\nBut a spokesman for the Dock Workers Union (DWU) denied on Monday any talks were taking place.\n"))
+    bot = bot_over(tmp_path, port=DEAL, union=(
+        "Union denies\n\nBut a spokesman for the Dock Workers Union (DWU) denied on Monday any talks were taking place.\n"))
     history = [{"role": "user", "content": "Was there a deal to send the dockers home?"},
                {"role": "assistant", "content": "Karl Berg said they went home under a deal negotiated by the port council."}]
     answer = bot.ask("did the DWU agree?", history=history)
@@ -1300,7 +1297,6 @@ def test_asking_whether_the_sources_agree_compares_their_accounts_unless_of_one_
     assert analyse("Do the articles agree on whether a deal was struck to end the strike?").compares
     assert analyse("Do the reports all match on how many dockers went home?").compares
     assert not analyse("Do the articles agree on the union's position about the strike?").compares
-
 
 
 @pytest.mark.slow
