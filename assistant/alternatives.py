@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from assistant.claims import DENIAL, EVENTS, REMAINING, Claim
-from assistant.discrepancies import GENERIC_HEADS, PEOPLE as _PEOPLE, QUALIFIERS, Evidence, Found, context_qualifiers, same_speaker
+from assistant.discrepancies import GENERIC_HEADS, PEOPLE as _PEOPLE, QUALIFIERS, Evidence, Found, context_qualifiers, local_as, same_speaker
 from assistant.index import Sentence
 from assistant.question import Question
 from assistant.text import fold_phrasal, stem, terms
@@ -431,8 +431,8 @@ def _about(subject: Subject, sentence: Sentence, before: str) -> bool:
     the sentence `before` it, and no other ("foreign"); with no qualifier, its noun?"""
     own = set(terms(sentence.text))
     wanted = subject.qualifiers
-    if wanted == {"local"}:  # "the local IS guys": whatever nationality a report gives them ("Syrian"), if not foreign
-        wanted = (own | set(terms(before))) & QUALIFIERS - {"foreign"} or wanted
+    if wanted == {"local"}:  # "the local IS guys": whatever nationality a report gives them ("Syrian")
+        wanted = local_as(own | set(terms(before))) or wanted
     others = context_qualifiers(sentence.text) - wanted
     if wanted:
         return bool(wanted & own) or (not others and bool(_REFERS_BACK.match(sentence.text)) and bool(wanted & set(terms(before))))

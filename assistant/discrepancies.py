@@ -295,12 +295,18 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
     if question.target and not nouns and not set(question.target) <= set(claim.qualifiers):
         return False  # "how many foreigners": a qualifier standing for the whole phrase
     missing = _named_qualifiers(question) - set(claim.qualifiers)
-    if missing == {"local"} and set(claim.qualifiers) & QUALIFIERS - {"foreign", "local"}:
-        missing = set()  # "the local fighters" are those a nationality is given for ("Syrian"), as against "foreign" ones
+    if missing == {"local"} and local_as(set(claim.qualifiers)):
+        missing = set()
     if missing:
         return False  # the question names a qualifier ("foreign") this claim lacks
     event = question_event(question)
     return event is None or claim.event in (event, None) or claim.event in other_events(question)
+
+
+def local_as(qualifiers: set[str]) -> set[str]:
+    """What "local" stands for among `qualifiers`: "the local fighters" are those a nationality is
+    given for ("Syrian"), as against "foreign" ones."""
+    return qualifiers & QUALIFIERS - {"foreign"}
 
 
 def other_events(question: Question) -> set[str]:
