@@ -89,15 +89,16 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
         return claims  # "And how many foreigners stayed?" after "… according to the council": it gave no such figure
     if scoped and inherited and question.kind == "place":
         return claims  # "Where were they headed?" after what the monitor said: whoever tells where
-    if scoped and inherited and not figures and not _ASKS_WHAT_WAS_SAID.search(question.text):
-        return claims  # "So did any of the foreigners get out anyway?" after the coalition's line: what happened, by any account
+    if scoped and inherited and not _ASKS_WHAT_WAS_SAID.search(question.text):
+        return claims  # "So did any of the foreigners get out anyway?", "How many of them were there?" after the
+        # coalition's line: what happened, or how many, by any account
     return scoped if scoped or any(named(s) for s in speakers) else claims
 
 
 # A follow-up asking what the earlier turn's party said or holds ("what did it say about …?", "and its
 # reason?"), not what happened
 _ASKS_WHAT_WAS_SAID = re.compile(r"\b(?:say|says|said|tell|told|claim\w*|position|stance|line|view|think|believe\w*|"
-                                 r"according|describ\w*|call\w*|put|estimat\w*|report\w*|quot\w*|mean|meant|add\w*|"
+                                 r"according|describ\w*|call\w*|put|estimat\w*|reckon\w*|guess\w*|figures?|report\w*|quot\w*|mean|meant|add\w*|"
                                  r"reason|why|insist\w*|warn\w*|announc\w*|deny|denied|confirm\w*|want\w*|expect\w*)\b", re.I)
 
 
@@ -346,7 +347,8 @@ QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish
 def question_event(question: Question) -> str | None:
     """The event a question counts: "how many … stayed behind" -> "remain". A leading
     subordinate clause ("Before the convoy pulled out, …") is not the question's event."""
-    for asked in (question.text, question.context):  # the follow-up's own event first, then the earlier turn's
+    for asked in (question.text, question.context, question.answered):  # the follow-up's own event first, then the
+        # earlier turn's: "How many of them were there?" after "… said all the fighters left" counts those who left
         main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
         main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
         if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bholdouts?\b|\bthere still\b"

@@ -19,7 +19,7 @@ KINDS = ("number", "person", "place", "time", "reason", "choice", "composition",
 TYPED = {"number", "time", "person", "place"}  # the kinds whose answer has a form of its own: a figure, a time, a name, a place
 
 _KIND_PATTERNS = [
-    ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\bpopulation\b|\b(?:what|which) (number|share|percentage|proportion|portion|fraction|figure|range)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
+    ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\b(?:the|its|their|[\w’']+[’']s)\s+population\b|\bpopulation of\b|\b(?:what|which) (number|share|percentage|proportion|portion|fraction|figure|range)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
                r"|\bwhat(?:[’']s| is| was| were| are) the (?:population|size|death toll|toll|count|total|tally|strength|head ?count)\b|\bhead ?count\b|\b(?:death|casualty) tolls?\b"),
     ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (?:exact |calendar |specific |precise )?(day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
@@ -40,7 +40,7 @@ _KIND_PATTERNS = [
 
 _ANAPHORA = re.compile(r"\b(he|she|they|them|his|her|their|it|its|this|that|these|those|there|him)\b|^(and|what about|how about|so|then)\b"
                       r"|\bthe same\b|\botherwise\b|\bthe other (?:side|one|party|parties)\b", re.I)  # "the same number" as what was said
-_COUNTED = re.compile(r"\bhow many ((?:[\w\-’']+\s+){0,3}?[\w\-’']+?)(?=\s+(?:did|do|does|were|was|are|(?-i:is)|have|had|has|left|leav\w*|remain\w*|stay\w*|fled|flee\w*|surrender\w*|withdr\w*|pull\w*|got|get|went|go|escap\w*|die\w*|killed|hold(?!outs?\b)\w*|still|in|from|of|according)\b|\?|$)", re.I)
+_COUNTED = re.compile(r"\bhow many (?!(?:do|does|did|have|has|had|will|would|can|could|should)\b)((?:[\w\-’']+\s+){0,3}?[\w\-’']+?)(?=\s+(?:did|do|does|were|was|are|(?-i:is)|have|had|has|left|leav\w*|remain\w*|stay\w*|fled|flee\w*|surrender\w*|withdr\w*|pull\w*|got|get|went|go|escap\w*|die\w*|killed|hold(?!outs?\b)\w*|still|in|from|of|according)\b|\?|$)", re.I)
 
 
 @dataclass
@@ -131,7 +131,7 @@ def counted_thing(text: str) -> list[str]:
     """Stems of what a "how many" question counts: "How many Syrian fighters left?" -> [syrian, fighter]."""
     text = fold_phrasal(text)  # "how many members gave themselves up": "… members surrender"
     part = _PART_OF.search(text)
-    if part:
+    if part and not _AN_EVENT.fullmatch(part.group(1)):  # "how many of them are left?" counts them, not "left"
         return terms(part.group(1))  # "how many of them were kids?" counts kids
     match = _COUNTED.search(text) or _NUMBER_OF.search(text) or _COUNTED_PLURAL.search(text)
     if match:

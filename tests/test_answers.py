@@ -1310,3 +1310,15 @@ def test_asked_about_one_intention_the_opposite_is_looked_for_too(tmp_path):
     answer = bot.ask("Do the foreign sailors actually want to leave the ship?")
     assert any({c.attributed_to for c in d.claims} >= {"monitor head Ines Paul", "port spokesman Tomas Vey"}
                for d in answer.discrepancies)
+
+
+
+def test_how_many_of_them_are_left_counts_them_and_a_civilian_population_is_no_figure():
+    from assistant.question import analyse
+
+    assert analyse("How many of them were kids?").target == ["kid"]
+    assert analyse("And how many of them are left?").target == []  # who "them" are comes from the earlier turn
+    assert analyse("And how many does he reckon left?").target == []  # nor is "reckon" what is counted
+    assert analyse("Is anyone from the civilian population still inside the port?").kind == "yesno"
+    assert analyse("What was the port's population?").kind == "number"
+    assert analyse("What is the civilian population of the port?").kind == "number"

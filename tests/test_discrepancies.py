@@ -461,3 +461,16 @@ def test_a_people_named_by_where_they_are_from_counts_the_people_a_question_asks
     [claim] = claims_of("The council said those who had surrendered were only Iraqis, and they number a total of 75.")
     question = analyse("Which number did the council give for the people who surrendered?")
     assert counts_what_is_asked(question, claim)
+
+
+def test_how_many_after_a_turn_about_one_speaker_is_told_by_every_account():
+    history = [{"role": "user", "content": "What did the port authority say about the sailors?"},
+               {"role": "assistant", "content": "The port authority says all the sailors left over five days."}]
+    claims = claims_of("The port authority said about 40 sailors left the harbour.",
+                       "The union said 90 sailors left the harbour.")
+    q = analyse("How many of them were there?", history)
+    assert scoped_to_speaker(q, claims, distinctive=lambda t: True) == claims
+    [found] = find(q, claims)  # "them": the sailors who left, as the earlier answer told
+    assert {side[0].value for side in found.sides} == {"about 40", "90"}
+    for asked in ("And how many does it reckon left?", "And what figure did it give?"):  # its figure, asked as its own
+        assert [c.speaker for c in scoped_to_speaker(analyse(asked, history), claims, lambda t: True)] == ["The port authority"]
