@@ -30,7 +30,7 @@ from assistant.answer import Claim as ClaimOut
 from assistant.answer import Discrepancy
 from assistant.claims import DENIAL, EMPTY, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
-from assistant.question import TYPED, Question
+from assistant.question import ASKS_WHAT_WAS_SAID, TYPED, Question
 from assistant.text import PHRASES, VARIANTS, numbers, stem, term_set, terms
 
 _QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
@@ -89,17 +89,10 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
         return claims  # "And how many foreigners stayed?" after "… according to the council": it gave no such figure
     if scoped and inherited and question.kind == "place":
         return claims  # "Where were they headed?" after what the monitor said: whoever tells where
-    if scoped and inherited and not _ASKS_WHAT_WAS_SAID.search(question.text):
+    if scoped and inherited and not ASKS_WHAT_WAS_SAID.search(question.text):
         return claims  # "So did any of the foreigners get out anyway?", "How many of them were there?" after the
         # coalition's line: what happened, or how many, by any account
     return scoped if scoped or any(named(s) for s in speakers) else claims
-
-
-# A follow-up asking what the earlier turn's party said or holds ("what did it say about …?", "and its
-# reason?"), not what happened
-_ASKS_WHAT_WAS_SAID = re.compile(r"\b(?:say|says|said|tell|told|claim\w*|position|stance|line|view|think|believe\w*|"
-                                 r"according|describ\w*|call\w*|put|estimat\w*|reckon\w*|guess\w*|figures?|report\w*|quot\w*|mean|meant|add\w*|"
-                                 r"reason|why|insist\w*|warn\w*|announc\w*|deny|denied|confirm\w*|want\w*|expect\w*)\b", re.I)
 
 
 def _group_qualifiers(text: str) -> set[str]:

@@ -214,11 +214,34 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         question.context_names = names(user) | names(_strip_markers(assistant))
         question.context = user
         question.answered = _strip_markers(assistant)
+        party = _ASKED_OF_PARTY.match(user)
+        said_by = set(terms(party["who"] or party["whose"])) if party else set()
+        if said_by and question.kind in ("yesno", "number") and not question.compares \
+                and not ASKS_WHAT_WAS_SAID.search(text) and not said_by & set(question.terms):
+            # "So did any of them end up leaving?", "how many of them are left?" after "What did the coalition's
+            # Colonel Dillon say about foreign fighters leaving?": what became of what that turn asked about, by
+            # any account; the party's words would only find its own lines again ("who is their spokesman?" and
+            # "has the coalition …?" still ask about the party)
+            question.context_terms = [t for t in question.context_terms if t not in said_by]
+            question.context_names = {n for n in question.context_names if not set(terms(n)) <= said_by}
         if question.compares and _names_a_party(text):
             # "Did the Kurds confirm that?": the earlier topic, as another party tells it; the
             # earlier party's names would only bring back the answer just given
             question.earlier_party = {t for n in question.context_names for t in terms(n)}
     return question
+
+
+# A follow-up asking what the earlier turn's party said or holds ("what did it say about …?", "and its
+# reason?"), not what happened
+ASKS_WHAT_WAS_SAID = re.compile(r"\b(?:say|says|said|tell|told|claim\w*|position|stance|line|view|think|believe\w*|"
+                                r"according|describ\w*|call\w*|put|estimat\w*|reckon\w*|guess\w*|figures?|report\w*|quot\w*|mean|meant|add\w*|"
+                                r"reason|why|insist\w*|warn\w*|announc\w*|deny|denied|confirm\w*|want\w*|expect\w*)\b", re.I)
+# The party an earlier question asks about, and what about: "What did the coalition's Colonel Ryan Dillon say
+# about foreign fighters leaving Raqqa?", "What's the coalition's position on the foreign fighters?"
+_ASKED_OF_PARTY = re.compile(r"^\s*(?:and\s+|so\s+)?(?:what|how)\s+(?:did|does|do|has|have|had|is|was|were)\s+(?P<who>.{2,80}?)\s+"
+                             r"(?:say|said|says|tell|told|claim|report|describe|announce|state|think|make)\w*\b"
+                             r"|^\s*(?:and\s+|so\s+)?what(?:[’']s| is| was| are| were)\s+(?P<whose>.{2,80}?)[’']s?\s+"
+                             r"(?:position|stance|line|view|take|account|version)\b", re.I)
 
 
 # A follow-up setting what another party said against the answer just given

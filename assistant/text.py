@@ -107,6 +107,7 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(want|wants|wanted|wanting) out\b", re.I), r"\1 to leave"),
            (re.compile(r"\b(?:say|says|said|saying|claim\w*|insist\w*)\s+(?:that\s+)?there\s+(?:was|were|is|are|had been|has been)"
                        r"(?:n[’']t|\s+not|\s+no)\b", re.I), "denied there were"),  # "the Kurds said there wasn't any deal"
+           (re.compile(r"\b(?:end|ends|ended|ending) up (?=\w+ing\b)", re.I), ""),  # "did any end up leaving?": did any leave
            (re.compile(r"\b(?:dig|digs|digging|dug) in\b", re.I), "stay"),  # "digging in to fight": staying to fight
            (re.compile(r"\b(?:push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|advanc(?:e|es|ed|ing)|march(?:es|ed|ing)?|"
                        r"br(?:eak|eaks|oke|eaking)|swept|sweep(?:s|ing)?|get|gets|got|getting|went|go|goes|going) into\b", re.I), "entered"),

@@ -1322,3 +1322,18 @@ def test_how_many_of_them_are_left_counts_them_and_a_civilian_population_is_no_f
     assert analyse("Is anyone from the civilian population still inside the port?").kind == "yesno"
     assert analyse("What was the port's population?").kind == "number"
     assert analyse("What is the civilian population of the port?").kind == "number"
+
+
+def test_a_follow_up_on_what_became_of_a_partys_topic_searches_the_topic_not_the_party():
+    from assistant.question import analyse
+    from assistant.text import terms
+
+    history = [{"role": "user", "content": "What did the port's Captain Ines Paul say about foreign sailors leaving?"},
+               {"role": "assistant", "content": "She said foreign sailors would not be allowed to leave the ship."}]
+    for asked in ("So did any of them end up leaving?", "And how many of them are left?"):
+        q = analyse(asked, history)
+        assert {"foreign", "sailor"} <= set(q.context_terms) and not {"captain", "ine", "paul", "port"} & set(q.context_terms)
+        assert not q.context_names & {"Ines Paul"}
+    for asked in ("Who is her deputy?", "And what else did she say?", "Did the captain stop any of them?"):  # the party
+        assert "paul" in analyse(asked, history).context_terms
+    assert terms("Did any of them end up leaving?") == terms("Did any of them leave?")
