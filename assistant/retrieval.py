@@ -62,11 +62,12 @@ class Retriever:
 
     @cached_property
     def embed(self):
-        """The question embedder: all-MiniLM-L6-v2 in NumPy (`encoder`), the same vectors as the
-        ingest's torch model without torch's seconds of import on every cold start."""
-        from assistant.encoder import MiniLM, model_dir
+        """The question embedder: all-MiniLM-L6-v2 run by ONNX Runtime from the file the ingest
+        exported, or in NumPy (`encoder`): the same vectors as the ingest's torch model without
+        torch's seconds of import on every cold start."""
+        from assistant.encoder import MiniLM, model_dir, onnx_path
 
-        return MiniLM(model_dir(self.settings.embed_model))
+        return MiniLM(model_dir(self.settings.embed_model), onnx_path(self.index.store_dir, self.settings.embed_model))
 
     @cached_property
     def dense(self) -> "ChromaNeighbours":

@@ -21,6 +21,24 @@ def test_numpy_minilm_matches_sentence_transformers():
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
 
 
+def test_the_encoder_the_ingest_exports_to_onnx_matches_sentence_transformers(seeds_bot):
+    from assistant.encoder import onnx_path
+
+    path = onnx_path(seeds_bot.settings.store_dir)
+    assert path.exists()  # written by the ingest that built the store
+    encoder = MiniLM(model_dir(), path)
+    assert encoder.onnx == path
+    ours = np.vstack([encoder.encode(TEXTS, threads=2), encoder.encode(TEXTS[:2])])  # both sessions
+    theirs = np.asarray(embedding_model().get_text_embedding_batch(TEXTS + TEXTS[:2]))
+    assert np.all((ours * theirs).sum(axis=1) > 0.9999)
+    assert "w" not in encoder.__dict__  # the NumPy weights are never loaded
+
+
+def test_without_the_exported_file_the_numpy_pass_answers(tmp_path):
+    encoder = MiniLM(model_dir(), tmp_path / "missing.onnx")
+    assert encoder.onnx is None and encoder.encode(TEXTS[:1]).shape == (1, 384)
+
+
 def test_asking_a_question_imports_neither_torch_nor_llama_index(seeds_bot):
     """The cold `assistant ask` path: torch, sentence-transformers and llama_index.core cost
     seconds to import, and answering a question over a built store needs none of them."""
