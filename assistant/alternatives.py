@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import NamedTuple
 
 from assistant.claims import DENIAL, EVENTS, REMAINING, Claim
@@ -179,6 +180,7 @@ def asks_timing(text: str) -> bool:
                 and not re.search(r"\bhow (?:many|much)\b", text, re.I))
 
 
+@lru_cache(maxsize=65536)  # asked of the same sentences question after question
 def tells_timing(text: str) -> bool:
     """Does `text` tell over what time someone left or surrendered?"""
     folded = fold_phrasal(text)
@@ -230,6 +232,7 @@ def _motion(text: str) -> set[str]:
     return set(terms(" ".join(_WHERE_TO.findall(text))))
 
 
+@lru_cache(maxsize=65536)
 def tells_destination(text: str) -> bool:
     """Does `text` say where someone headed, or that it is unknown?"""
     return bool(_HEADED.search(text) or _UNKNOWN.search(text))

@@ -21,7 +21,7 @@ from assistant.answer import Answer
 from assistant.answering.extractive import ExtractiveAnswerer, abstention
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
-from assistant.claims import DENIAL, Claim, denial_claims, extract, refers_back
+from assistant.claims import Claim, denial_claims, extract, refers_back, says_denial
 from assistant.discrepancies import (PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked,
                                      denied_head, denied_phrase, denies_first, find, scoped_to_speaker)
 from assistant.errors import QuestionError
@@ -175,7 +175,7 @@ class Assistant:
     @staticmethod
     def _denied_heads(sentences: list) -> set[str]:
         """What the denials among `sentences` deny, by its first word ("negoti")."""
-        return {head for s in sentences if DENIAL.search(s.text) for c in denial_claims(s, None) if (head := denied_head(c))}
+        return {head for s in sentences if says_denial(s.text) for c in denial_claims(s, None) if (head := denied_head(c))}
 
     @staticmethod
     def _denials_asked(q: Question, sentences: list) -> list:
@@ -183,7 +183,7 @@ class Assistant:
         sets accounts side by side ("does anyone contradict him?"); else those denying what the
         question is most specifically about ("did he acknowledge any deal?": "… deny any
         negotiations or deal")."""
-        denials = [s for s in sentences if DENIAL.search(s.text)]
+        denials = [s for s in sentences if says_denial(s.text)]
         if q.compares:
             return denials
         return [s for s in denials if any(denies_first(c, q.focus) for c in denial_claims(s, None))]
@@ -195,7 +195,7 @@ class Assistant:
         and up to `MAX_ELSEWHERE` more per denial from any article, by BM25 on its denied words.
         `denials`: the sentences of `evidence` whose denial is asked about (`_denials_asked`)."""
         denied = self._denied_heads(denials)
-        states = lambda s: bool(denied & self.index.lexicon.terms_of(s)) and not DENIAL.search(s.text)  # noqa: E731
+        states = lambda s: bool(denied & self.index.lexicon.terms_of(s)) and not says_denial(s.text)  # noqa: E731
         found = self._missed_in_found(q, evidence, states)
         # and in any article: the outlet that reports a denial is seldom the one that reports the deal
         phrases = {p for s in denials for c in denial_claims(s, None) if (p := denied_phrase(c))}
@@ -217,7 +217,7 @@ class Assistant:
         """ "Why are they so opposed?": the sentences of the articles retrieval found that give a
         reason ("… to go free so they can return …") and share a word with the question."""
         asked, lexicon = set(q.terms), self.index.lexicon
-        return self._missed_in_found(q, evidence, lambda s: bool(REASON.search(s.text) and lexicon.terms_of(s) & asked))
+        return self._missed_in_found(q, evidence, lambda s: bool(lexicon.terms_of(s) & asked and REASON.search(s.text)))
 
     def _timings_told(self, q: Question, evidence: list) -> list:
         """ "Over what time did they leave?": the sentences of the articles retrieval found that
@@ -331,7 +331,7 @@ class Assistant:
             low = item.relevance >= LOW_FLOOR and (
                 destination and alternatives.tells_destination(item.sentence.text)
                 or timing and alternatives.tells_timing(item.sentence.text)
-                or denied & self.index.lexicon.terms_of(item.sentence) and not DENIAL.search(item.sentence.text))
+                or denied & self.index.lexicon.terms_of(item.sentence) and not says_denial(item.sentence.text))
             if item.relevance >= CLAIM_FLOOR or low:
                 speaker = self.index.lexicon.speaker_of(item.sentence)
                 named_in = speaker.named_in if speaker and speaker.named_in != item.sentence else None

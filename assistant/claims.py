@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -208,6 +209,11 @@ _NUMBERING = re.compile(r"\bnumber(?:s|ed|ing)?\s+(?:a total of\s+|in total\s+)?
 # --- denials ------------------------------------------------------------------------------
 
 DENIAL = re.compile(r"\b(?:den(?:y|ied|ies|ying)|was wrong|were wrong|is wrong|not true|untrue|false|rejected|dismissed|refuted)\b", re.I)
+
+
+@lru_cache(maxsize=65536)  # asked of the same sentences question after question
+def says_denial(text: str) -> bool:
+    return bool(DENIAL.search(text))
 
 
 def denial_claims(sentence: Sentence, speaker: str | None) -> list[Claim]:

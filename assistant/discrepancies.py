@@ -340,7 +340,12 @@ QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish
 def question_event(question: Question) -> str | None:
     """The event a question counts: "how many … stayed behind" -> "remain". A leading
     subordinate clause ("Before the convoy pulled out, …") is not the question's event."""
-    for asked in (question.text, question.context, question.answered):  # the follow-up's own event first, then the
+    return _event_of(question.text, question.context, question.answered)
+
+
+@lru_cache(maxsize=256)  # read for every claim a question weighs: the same three texts each time
+def _event_of(*texts: str) -> str | None:
+    for asked in texts:  # the follow-up's own event first, then the
         # earlier turn's: "How many of them were there?" after "… said all the fighters left" counts those who left
         main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
         main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
