@@ -201,13 +201,13 @@ class Index:
             self.vector_store.delete(doc_id)
             docstore.delete_document(doc_id, raise_error=False)
         self._save_docstore(docstore)
+        self._export_encoder()  # first: its ~250 MB of tracing is freed before the embedding's peak
         self._embed_in_steps(docstore, todo, progress)
         self._sweep(docstore)
         self._save_docstore(docstore)
         self._forget_reads()
         if stale:
             self.lexicon = self._build_lexicon(docstore)
-        self._export_encoder()
         return self._report(corpus, before, started)
 
     def _export_encoder(self) -> None:
