@@ -345,8 +345,10 @@ def question_event(question: Question) -> str | None:
 
 @lru_cache(maxsize=256)  # read for every claim a question weighs: the same three texts each time
 def _event_of(*texts: str) -> str | None:
-    for asked in texts:  # the follow-up's own event first, then the
-        # earlier turn's: "How many of them were there?" after "… said all the fighters left" counts those who left
+    """The event the first of `texts` to name one names: the follow-up's own first, then the earlier
+    question's, then the earlier answer's ("How many of them were there?" after "… said all the
+    fighters left" counts those who left)."""
+    for asked in texts:
         main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
         main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
         if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bholdouts?\b|\bthere still\b"

@@ -121,13 +121,13 @@ class MiniLM:
         batch = self.tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in batch], dtype=np.int64)
         mask = np.array([e.attention_mask for e in batch], dtype=np.int64)
+        weights = mask.astype(np.float32)  # the padding's weight in attention and pooling: 0
         if self.onnx is not None:
             x = self._session(threads).run(None, {"input_ids": ids, "attention_mask": mask})[0]
         else:
             with self._blas.limit(limits=threads, user_api="blas"):
-                x = self._hidden(ids, mask.astype(np.float32))
-        mask = mask.astype(np.float32)
-        pooled = (x * mask[..., None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
+                x = self._hidden(ids, weights)
+        pooled = (x * weights[..., None]).sum(1) / np.maximum(weights.sum(1, keepdims=True), 1e-9)
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
     def _hidden(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
