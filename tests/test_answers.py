@@ -1167,13 +1167,14 @@ def test_a_speakers_outright_denial_of_what_is_asked_is_set_against_the_others_a
     assert {c.attributed_to for c in dispute.claims} == {"council spokesman Karl Berg", "Marta Olsen"}
 
 
+SAILORS_LEFT = ("Sailors leave\n\n\"All the stranded sailors left the port over the past five days,\" monitor head "
+                "Ines Paul said, adding they headed to unknown destinations.\n")
+
+
 @pytest.mark.slow
 def test_where_they_went_is_told_by_whoever_tells_it_after_a_turn_about_one_speaker(tmp_path):
-    bot = bot_over(tmp_path, monitor=(
-        "Sailors leave\n\n\"All the stranded sailors left the port over the past five days,\" monitor head Ines Paul said, "
-        "adding they headed to unknown destinations.\n"),
-        council=("Convoy leaves\n\nThe convoy would head to the Norden Islands, Omar Ruiz of the Port Council "
-                 "said on Saturday.\n"))
+    bot = bot_over(tmp_path, monitor=SAILORS_LEFT, council=(
+        "Convoy leaves\n\nThe convoy would head to the Norden Islands, Omar Ruiz of the Port Council said on Saturday.\n"))
     history = [{"role": "user", "content": "What did the monitor say about the stranded sailors?"},
                {"role": "assistant", "content": "Ines Paul said all the stranded sailors left the port over five days."}]
     answer = bot.ask("Where were they headed?", history=history)
@@ -1235,11 +1236,9 @@ def test_a_follow_up_naming_the_party_that_denied_sets_its_denial_against_the_an
 
 @pytest.mark.slow
 def test_where_exactly_after_a_question_on_where_they_went_asks_where_too(tmp_path):
-    bot = bot_over(tmp_path, monitor=(
-        "Sailors leave\n\n\"All the stranded sailors left the port over the past five days,\" monitor head Ines Paul said, "
-        "adding they headed to unknown destinations.\n"),
-        council=("Convoy leaves\n\nThe convoy carrying the stranded sailors would head to the Norden Islands, Omar Ruiz "
-                 "of the Port Council said on Saturday.\n"))
+    bot = bot_over(tmp_path, monitor=SAILORS_LEFT, council=(
+        "Convoy leaves\n\nThe convoy carrying the stranded sailors would head to the Norden Islands, Omar Ruiz "
+        "of the Port Council said on Saturday.\n"))
     history = [{"role": "user", "content": "Where did the stranded sailors go?"},
                {"role": "assistant", "content": "Ines Paul said they headed to unknown destinations."}]
     answer = bot.ask("does anyone say where exactly?", history=history)
