@@ -19,7 +19,7 @@ KINDS = ("number", "person", "place", "time", "reason", "choice", "composition",
 TYPED = {"number", "time", "person", "place"}  # the kinds whose answer has a form of its own: a figure, a time, a name, a place
 
 _KIND_PATTERNS = [
-    ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\b(?:the|its|their|[\w’']+[’']s)\s+population\b|\bpopulation of\b|\b(?:what|which) (number|share|percentage|proportion|portion|fraction|figure|range)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
+    ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\b(?:the|its|their|[\w’']+[’']s)\s+population\b|\bpopulation of\b|\b(?:what|which) (?:exact |precise |actual )?(number|share|percentage|proportion|portion|fraction|figure|range)\b|\bwhat (?:is|was|are|were) (?:the|their|his|her|its) (?:exact |precise |actual )?(?:numbers|figures|range|count|tally|totals?)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
                r"|\bwhat(?:[’']s| is| was| were| are) the (?:population|size|death toll|toll|count|total|tally|strength|head ?count)\b|\bhead ?count\b|\b(?:death|casualty) tolls?\b"),
     ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (?:exact |calendar |specific |precise )?(day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
@@ -329,7 +329,7 @@ _COMPARATIVE = re.compile(r"\b(?:higher|lower|bigger|smaller|larger|more|fewer|l
 _ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|tall(?:y|ies)|how many)\b", re.I)
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along|square|tally|jibe)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
-                        r"|\b(?:the )?same (?:figure|number|estimate|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b"
+                        r"|\b(?:the )?same (?:figure|number|estimate|range|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b"
                         r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bwhat (?:\w+\s+){1,4}(?:says?|said|reports?|reported|claims?|thinks?)\s+too\b|\beve(?:ryone|rybody)\b|\bother (?:sources|reports|people|outlets|articles|accounts)\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 
 
@@ -347,7 +347,7 @@ def _names_a_party(text: str) -> bool:
 
 # Words a question uses of the figures and accounts it asks about, not of the topic: "is Selo's
 # number the same in every report? I saw two different figures"
-_ABOUT_ACCOUNTS = {"number", "figur", "differ", "match", "same", "everi", "see",
+_ABOUT_ACCOUNTS = {"number", "figur", "rang", "exact", "precis", "outlet", "differ", "match", "same", "everi", "see",
                    "stori", "pictur", "ballpark", "version", "higher", "lower", "put", "squar", "jibe",
                    "discrep", "disagr", "disagre", "contradict", "contradictori", "inconsist"}  # "tell the same story"
 

@@ -25,7 +25,7 @@ on once only or other our ours out over own same she should so some such than th
 themselves then there these they this those through to too under until up very was we were what when where which
 while who whom why will with would you your yours according said says say told tell tells reported report
 reports article articles source sources did do does many much also whose anyone anything kind sort
-really exactly actually precisely thought think believed believe known know going get got happen happened
+really exactly actually precisely though thought think believed believe known know going get got happen happened
 happening make made mention mentioned quoted quote coverage describe described idea there's what's who's
 where's when's how's why's it's that's where'd what'd who'd how'd why'd when'd where’d what’d who’d how’d
 now still yet ever even just any please overall according roughly approximately true really
