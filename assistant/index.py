@@ -28,7 +28,7 @@ from pathlib import Path
 
 from assistant.corpus import Corpus, Skipped, read_corpus, split_sentences
 from assistant.errors import StoreError
-from assistant.lexical import Lexicon, Sentence, remove as remove_lexicon
+from assistant.lexical import EXACT_ROWS, Lexicon, Sentence, remove as remove_lexicon
 from assistant.settings import Settings
 
 STORE_FORMAT = 1  # bump when the layout of store/ changes; older stores then ask for --rebuild
@@ -325,6 +325,10 @@ class Index:
     # --- reading ------------------------------------------------------------------------
 
     def is_empty(self) -> bool:
+        """No sentence is stored. Read off the lexicon when there is one (embedded store), so
+        that asking a question never opens Chroma."""
+        if not self.settings.chroma_host and (self._lexicon_dir / "table.json").exists():
+            return self.lexicon.rows == 0
         return self.collection.count() == 0
 
     @property
@@ -334,23 +338,29 @@ class Index:
     @cached_property
     def lexicon(self) -> Lexicon:
         """Sentences, source texts, term statistics and BM25, as the last ingest saved them;
-        rebuilt from the store only when missing or out of date (see `lexical`)."""
-        return Lexicon.load(self._lexicon_dir, self.collection.count()) or self._build_lexicon()
+        rebuilt from the store only when missing or out of date (see `lexical`). Only a shared
+        Chroma server can change under it, so only there is its row count checked."""
+        self._check_format()
+        rows = self.collection.count() if self.settings.chroma_host else None
+        return Lexicon.load(self._lexicon_dir, rows) or self._build_lexicon()
 
     def _build_lexicon(self, docstore=None) -> Lexicon:
         docstore = docstore or self._load_docstore()
         texts = {doc_id: docstore.get_document(doc_id).text for doc_id in docstore.get_all_document_hashes().values()}
-        return Lexicon.build(self._lexicon_dir, self._stored_sentences(texts), texts)
+        return Lexicon.build(self._lexicon_dir, *self._stored_sentences(texts))
 
-    def _stored_sentences(self, texts: dict[str, str]) -> list[tuple[str, int, str]]:
-        """(node id, start offset, text) of every stored node. Node `source#hash#i` is sentence
+    def _stored_sentences(self, texts: dict[str, str]) -> tuple[list[tuple[str, int, str]], dict[str, str], dict]:
+        """(node id, start offset, text) of every stored node, `texts`, and the nodes' vectors by
+        id (none beyond `lexical.EXACT_ROWS`: Chroma searches those). Node `source#hash#i` is sentence
         i of its source, as the parser split it, so the sentences are split again from the
         docstore's texts and only the ids are read from Chroma: reading every row's text and
         metadata (its window, twice) raised a rebuild's peak RSS at 2,000 articles from 578 to
         682 MB. A repeated sentence gets its own offset, not its first copy's. If the split no
         longer matches the store (another splitter wrote it), the rows are read after all."""
         by_source: dict[str, dict[int, str]] = defaultdict(dict)
-        for id_ in self._get_all(include=[])["ids"]:
+        stored = self._get_all(include=["embeddings"] if self.collection.count() <= EXACT_ROWS else [])
+        vectors = dict(zip(stored["ids"], stored.get("embeddings", [])))
+        for id_ in stored["ids"]:
             source, _, i = id_.split("#")
             by_source[source][int(i)] = id_
         nodes = []
@@ -359,14 +369,14 @@ class Index:
             sentences = split_sentences(text)
             if len(sentences) != len(ids) or max(ids) >= len(sentences):
                 return [(id_, _start(meta), text) for page in self._pages(include=["metadatas", "documents"])
-                        for id_, meta, text in zip(page["ids"], page["metadatas"], page["documents"])]
+                        for id_, meta, text in zip(page["ids"], page["metadatas"], page["documents"])], texts, vectors
             cursor = 0
             for i, sentence in enumerate(sentences):
                 at = text.find(sentence, cursor)
                 at = at if at >= 0 else text.find(sentence)  # a quote kept whole can reach back over a split
                 nodes.append((ids[i], at, sentence))
                 cursor = at + len(sentence)
-        return nodes
+        return nodes, texts, vectors
 
     def _get_all(self, include: list[str]) -> dict:
         """`collection.get` for the whole collection, a page at a time: one call for ~30,000
@@ -374,7 +384,7 @@ class Index:
         out: dict = {"ids": [], **{key: [] for key in include}}
         for page in self._pages(include):
             for key in out:
-                out[key] += page[key]
+                out[key].extend(page[key])
         return out
 
     def _pages(self, include: list[str]) -> Iterator[dict]:

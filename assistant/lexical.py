@@ -9,11 +9,15 @@ writes them once to `store/lexical/`:
 - `table.json` — sentences, texts, document frequencies, copy groups, each sentence's
   speaker and mention (`speakers.read`: question-independent, so read here rather than on
   every question that retrieves it), and the collection's row count when it was written;
-- `bm25/` — the bm25s index (through `BM25Retriever.persist`), loaded memory-mapped.
+- `bm25/` — the bm25s index (through `BM25Retriever.persist`), loaded memory-mapped;
+- `vectors.npy` — every sentence's embedding, in the table's order, loaded memory-mapped:
+  dense search multiplies them by the question's vector (`retrieval.ExactNeighbours`), so a
+  question never opens Chroma, whose import alone was ~3 s of a 5 s cold `assistant ask`
+  at 2,000 articles. Written up to `EXACT_ROWS` sentences; beyond, Chroma's HNSW searches.
 
-A `Lexicon` whose recorded row count differs from the collection's (an ingest from another
-machine into a shared Chroma server) is rebuilt on load; ingest deletes the folder before it
-changes anything, so a killed ingest leaves none rather than a stale one.
+Ingest deletes the folder before it changes anything, so a killed ingest leaves none rather
+than a stale one. With a shared Chroma server another machine can ingest, so there a `Lexicon`
+whose recorded row count differs from the collection's is rebuilt on load.
 
 What it does not do: decide relevance (`ranking`) or fuse retrievers (`retrieval`).
 """
@@ -28,18 +32,24 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.errors import StoreError
 from assistant.text import TERMS, copy_key, stem, term_set
 
-FORMAT = 14  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
+if TYPE_CHECKING:
+    import numpy as np
+
+FORMAT = 15  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
             # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
             # 6: speaker readings; 7: claims, speakers and term sets; 8: claims read by a newer
             # claims.py: bump whenever claim extraction changes; 9: terms fold "said there was no"
             # and drop negated auxiliaries; 10: "go along with" is "agree with", holdouts are fighters;
             # 11: "get into" is "entered", "a big deal" is "important";
             # 12: "guys" are members; 13: "UK" and "British" are "Britain"; 14: "ran off", "walked
-            # out", "took off" are "left": bump whenever text.terms changes)
+            # out", "took off" are "left": bump whenever text.terms changes; 15: vectors.npy)
+EXACT_ROWS = 250_000  # sentences (~13,000 articles) up to which the vectors are saved for exact search:
+                      # 384 MB memory-mapped and ~40 ms a question at the limit
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,7 @@ class Lexicon:
     claims_reader: str = ""                   # `claims.READER` of the code that read them
     speakers: dict[tuple[str, int], tuple[str, int]] = field(default_factory=dict)  # -> (name, index naming them)
     terms: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # -> `text.term_set` of the sentence
+    vectors: np.ndarray | None = None         # unit embeddings in `order`, memory-mapped; None: search Chroma
 
     def __post_init__(self) -> None:
         from assistant.speakers import learn  # speakers reads Sentence from here
@@ -77,8 +88,11 @@ class Lexicon:
     # --- building -----------------------------------------------------------------------
 
     @classmethod
-    def build(cls, folder: Path, nodes: list[tuple[str, int, str]], texts: dict[str, str]) -> "Lexicon":
-        """From stored nodes (id, start offset or -1, text) and the source texts; saves it."""
+    def build(cls, folder: Path, nodes: list[tuple[str, int, str]], texts: dict[str, str],
+              vectors: dict[str, np.ndarray] | None = None) -> "Lexicon":
+        """From stored nodes (id, start offset or -1, text), the source texts and the nodes'
+        embeddings by id (kept for exact search when there are all of them and at most
+        `EXACT_ROWS`); saves it."""
         ids, table = {}, defaultdict(list)
         for id_, start, text in nodes:
             source, _, i = id_.split("#")
@@ -102,6 +116,10 @@ class Lexicon:
                           if (rows := [claims.to_row(c) for c in claims.extract_said(sentences[key[0]], key[1], found)])}
         lexicon.claims_reader = claims.READER
         lexicon.terms = {(s.source, s.index): sorted(found) for s, found in zip(every, sets)}
+        if vectors and len(nodes) <= EXACT_ROWS and all(id_ in vectors for id_ in lexicon.order):
+            import numpy as np
+
+            lexicon.vectors = np.asarray([vectors[id_] for id_ in lexicon.order], dtype=np.float32)
         lexicon.save(nodes)
         return lexicon
 
@@ -123,24 +141,29 @@ class Lexicon:
                  "speakers": [self.speakers.get((s.source, s.index)) for s in self._rows],  # parallel to "sentences"
                  "terms": [self.terms.get((s.source, s.index)) for s in self._rows]}
         (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
+        if self.vectors is not None:
+            import numpy as np
+
+            np.save(tmp / "vectors.npy", self.vectors)
         remove(self.folder)
         os.replace(tmp, self.folder)
 
     # --- loading ------------------------------------------------------------------------
 
     @classmethod
-    def load(cls, folder: Path, rows: int) -> "Lexicon | None":
-        """The saved lexicon, or None when there is none, it is unreadable, it was built
-        from a different number of stored rows than `rows`, or its terms by another `text.py`."""
+    def load(cls, folder: Path, rows: int | None = None) -> "Lexicon | None":
+        """The saved lexicon, or None when there is none, it is unreadable, its terms were
+        counted by another `text.py`, or (given `rows`) it was built from another number of
+        stored rows."""
         try:
             table = json.loads((Path(folder) / "table.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if not isinstance(table, dict) or table.get("format") != FORMAT or table.get("rows") != rows \
+        if not isinstance(table, dict) or table.get("format") != FORMAT or rows is not None and table.get("rows") != rows \
                 or table.get("terms_by") != TERMS:
             return None
         try:
-            return cls._from_table(Path(folder), rows, table)
+            return cls._from_table(Path(folder), table["rows"], table)
         except (KeyError, TypeError, ValueError):  # a table cut short or edited by hand: rebuilt like a missing one
             return None
 
@@ -158,7 +181,7 @@ class Lexicon:
         speakers = {key: tuple(found) for key, found in zip(keys, table["speakers"]) if found}
         terms = dict(zip(keys, table["terms"]))
         return cls(folder, rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies, readings,
-                   table["reader"], claims, table["claims_reader"], speakers, terms)
+                   table["reader"], claims, table["claims_reader"], speakers, terms, _vectors(folder, len(keys)))
 
     def claims_of(self, source: str, index: int) -> tuple | None:
         """The claims ingest read in sentence `index` of `source`; None when they were read by
@@ -236,8 +259,13 @@ class Lexicon:
 
     @cached_property
     def order(self) -> list[str]:
-        """Node ids in the table's order (BM25's document numbers)."""
+        """Node ids in the table's order (BM25's document numbers, the rows of `vectors`)."""
         return [self.ids[(s.source, s.index)] for s in self._rows]
+
+    @cached_property
+    def row_of(self) -> dict[str, int]:
+        """Node id -> its number in `order`."""
+        return {id_: n for n, id_ in enumerate(self.order)}
 
     @cached_property
     def n_sentences(self) -> int:
@@ -283,6 +311,18 @@ class BM25Search:
             hits = np.sort(hits[np.argpartition(scores[hits], -self.top_k)[-self.top_k:]])
         best = hits[np.argsort(-scores[hits], kind="stable")]  # ties in sentence order
         return [self.ids[int(d)] for d in best]
+
+
+def _vectors(folder: Path, rows: int) -> np.ndarray | None:
+    """The saved embeddings, memory-mapped; None when there are none (too many sentences to
+    search exactly) or they do not fit the table (then Chroma answers: slower, never wrong)."""
+    import numpy as np
+
+    try:
+        vectors = np.load(folder / "vectors.npy", mmap_mode="r")
+    except (OSError, ValueError):
+        return None
+    return vectors if vectors.ndim == 2 and vectors.shape[0] == rows and vectors.dtype == np.float32 else None
 
 
 def remove(folder: Path) -> None:

@@ -96,13 +96,23 @@ def _corrupt(store: Path, target: str) -> None:
     (store / target).write_bytes(b"not what it should be" * 100)
 
 
-@pytest.mark.parametrize("target", ["chroma/chroma.sqlite3", "lexical/bm25/data.csc.index.npy"])
-def test_a_corrupted_store_says_so_with_a_rebuild_hint(corpus, tmp_path, target):
+def test_a_corrupted_bm25_index_says_so_with_a_rebuild_hint(corpus, tmp_path):
     store = tmp_path / "store"
     bot_on(corpus, store)
-    _corrupt(store, target)
+    _corrupt(store, "lexical/bm25/data.csc.index.npy")
     with pytest.raises(StoreError, match="--rebuild"):
         bot_on(corpus, store).ask("How many Syrian fighters left Raqqa?")
+
+
+def test_a_corrupted_chroma_file_stops_the_next_ingest_with_a_rebuild_hint_but_not_questions(corpus, tmp_path):
+    store = tmp_path / "store"
+    bot_on(corpus, store)
+    _corrupt(store, "chroma/chroma.sqlite3")
+    bot = bot_on(corpus, store)
+    assert "275" in bot.ask("How many Syrian fighters left Raqqa?").text  # questions read the lexicon, vectors too
+    with pytest.raises(StoreError, match="--rebuild"):
+        bot.ingest()
+    assert len(bot.ingest(rebuild=True).added) == 5
 
 
 def test_a_corrupted_docstore_stops_the_next_ingest_with_a_rebuild_hint_but_not_questions(corpus, tmp_path):

@@ -135,3 +135,41 @@ def test_term_sets_are_saved_at_ingest_as_term_set_reads_them(seeds_bot):
     saved = Lexicon.load(index.lexicon.folder, index.collection.count())
     rows = [s for article in saved.sentences.values() for s in article]
     assert saved.terms and [saved.terms_of(s) for s in rows] == [term_set(s.text) for s in rows]
+
+
+def test_exact_search_over_the_saved_vectors_finds_what_chroma_finds(seeds_bot):
+    """On 104 sentences HNSW is exact too: the lexicon's vectors and Chroma give one answer."""
+    from assistant.retrieval import ExactNeighbours
+
+    retriever, index = seeds_bot.retriever, seeds_bot.index
+    assert isinstance(retriever.dense, ExactNeighbours) and index.lexicon.vectors.shape == (index.lexicon.rows, 384)
+    chroma = ChromaNeighbours(index.collection, retriever.dense.top_k)
+    for question in ("How many Syrian fighters left Raqqa?", "Who denied there was a deal?", "Where did the convoy go?"):
+        vector = retriever.embed.encode([question])[0].tolist()
+        exact, approximate = retriever.dense.neighbours(vector), chroma.neighbours(vector)
+        assert list(exact) == list(approximate)
+        assert all(abs(exact[id_] - approximate[id_]) < 1e-5 for id_ in exact)
+
+
+def test_beyond_exact_rows_no_vectors_are_saved_and_chroma_searches(corpus, tmp_path, monkeypatch):
+    from assistant import Assistant, lexical
+
+    question = "How many Syrian fighters left Raqqa?"
+    exact = Assistant(corpus_dir=corpus, store_dir=tmp_path / "exact").ask(question).to_dict()
+    monkeypatch.setattr(lexical, "EXACT_ROWS", 50)
+    bot = Assistant(corpus_dir=corpus, store_dir=tmp_path / "hnsw")
+    assert bot.index.lexicon.vectors is None and not (tmp_path / "hnsw" / "lexical" / "vectors.npy").exists()
+    assert isinstance(bot.retriever.dense, ChromaNeighbours)
+    assert bot.ask(question).to_dict() == exact
+
+
+def test_a_question_on_an_embedded_store_never_imports_chromadb(seeds_bot):
+    """chromadb's import was ~3 s of a cold `assistant ask`; questions read the lexicon alone."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from assistant import _offline; _offline.configure(); from assistant import Assistant; "
+            f"bot = Assistant(corpus_dir={str(seeds_bot.settings.corpus_dir)!r}, store_dir={str(seeds_bot.settings.store_dir)!r}); "
+            "print('275' in bot.ask('How many Syrian fighters left Raqqa?').text, 'chromadb' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False"]
