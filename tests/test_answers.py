@@ -1336,3 +1336,21 @@ def test_a_follow_up_on_what_became_of_a_partys_topic_searches_the_topic_not_the
     for asked in ("Who is her deputy?", "And what else did she say?", "Did the captain stop any of them?"):  # the party
         assert "paul" in analyse(asked, history).context_terms
     assert terms("Did any of them end up leaving?") == terms("Did any of them leave?")
+
+
+@pytest.mark.parametrize("question", ["Are any civilians still inside Raqqa now?", "is raqqa completely cleared of civilians now",
+                                      "Can we say Raqqa has been completely emptied of civilians?"])
+def test_whether_anyone_is_still_inside_weighs_every_account_of_how_many_remain(seeds_bot, question):
+    """ "Empty of civilians" (Sello, The National) is a count of none; Reuters has Selo believing
+    "only a few remained": asked whether any are still there, both are answers, and they differ."""
+    [found] = [d for d in seeds_bot.ask(question).discrepancies if "civilian" in d.topic]
+    assert {c.value for c in found.claims} == {"none", "a few"}
+    assert {c.attributed_to for c in found.claims} == {"SDF spokesman Talal Sello", "SDF spokesman Talal Selo"}
+
+
+def test_a_question_whether_something_still_holds_asks_no_figure():
+    from assistant.discrepancies import asks_about_figures
+
+    assert asks_about_figures(analyse("Is anyone still in the old city?"))
+    assert not asks_about_figures(analyse("Is the deal still in place?"))
+    assert not asks_about_figures(analyse("Who is still in charge of the city?"))
