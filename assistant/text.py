@@ -104,6 +104,8 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b|\bhead(?:s|ed|ing)? (?:off|away)\b"
                        r"|\bclear(?:s|ed|ing)? out\b|\b(?:run|runs|ran|running) (?:off|away)\b|\bwalk(?:s|ed|ing)? (?:out|off|away)\b"
                        r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b", re.I), "left"),
+           (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*) (?:a )?(?:ride|lift)\b", re.I), "depart"),
+           (re.compile(r"\blet out\b", re.I), "allowed to leave"),  # "were they just let out of the city?"
            (re.compile(r"\b(want|wants|wanted|wanting) out\b", re.I), r"\1 to leave"),
            (re.compile(r"\b(?:say|says|said|saying|claim\w*|insist\w*)\s+(?:that\s+)?there\s+(?:was|were|is|are|had been|has been)"
                        r"(?:n[’']t|\s+not|\s+no)\b", re.I), "denied there were"),  # "the Kurds said there wasn't any deal"

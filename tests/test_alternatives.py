@@ -1,5 +1,7 @@
 """Either-or questions whose two outcomes different sources report, on sentences written for the tests."""
 
+import pytest
+
 from assistant.alternatives import alternatives, disputed, same_party
 from assistant.discrepancies import Evidence, describe
 from assistant.question import analyse
@@ -142,3 +144,10 @@ def test_two_descriptions_are_read_after_where_the_people_were():
     assert described("Were the civilians who left with the convoy family members or human shields?") == (
         "family members", "human shields")
     assert described("were they families or human shields?") == ("families", "human shields")
+
+
+@pytest.mark.parametrize("question", ["so did the syrian IS fighters surrender or did they just get a ride to IS territory?",
+                                      "Did the Syrian IS fighters actually surrender, or were they just let out of the city?"])
+def test_getting_a_ride_away_or_being_let_out_is_leaving(question):
+    subject, events, _ = alternatives(question)
+    assert events == ("surrender", "left") and subject.qualifiers == {"syrian"}
