@@ -322,7 +322,7 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 # A yes/no follow-up asking whether another party shares the answer just given ("Does the SDF
 # agree?", "does the SDF put their number at the same figure?").
 _FILLER = re.compile(r"^(?:(?:ok|okay|so|and|but|well|right|hmm+|wait|hang on)\b[\s,.!]*)+", re.I)
-_LINES_UP = re.compile(r"\b(?:lines? up|match(?:es)?|tall(?:y|ies)|squares?|(?:is|are|was|were) (?:the )?same as|(?:is|are|was|were) in line)"
+_LINES_UP = re.compile(r"\b(?:lines? up|match(?:es)?|tall(?:y|ies)|squares?|fits?(?: in)?|(?:is|are|was|were) (?:the )?same as|(?:is|are|was|were) in line)"
                        r"\s+with\b", re.I)  # "that lines up with what the SDF says"
 _IS_THAT_WHAT = re.compile(r"^(?:is|was|isn[’']?t|wasn[’']?t) (?:that|this|it) what\b.*\b(?:says?|said|reports?|reported|claims?|thinks?)\b", re.I)
 _COMPARATIVE = re.compile(r"\b(?:higher|lower|bigger|smaller|larger|more|fewer|less)\b", re.I)
@@ -347,7 +347,7 @@ def _names_a_party(text: str) -> bool:
 
 # Words a question uses of the figures and accounts it asks about, not of the topic: "is Selo's
 # number the same in every report? I saw two different figures"
-_ABOUT_ACCOUNTS = {"number", "figur", "rang", "exact", "precis", "outlet", "differ", "match", "same", "everi", "see",
+_ABOUT_ACCOUNTS = {"number", "figur", "rang", "exact", "precis", "outlet", "fit", "differ", "match", "same", "everi", "see",
                    "stori", "pictur", "ballpark", "version", "higher", "lower", "put", "squar", "jibe",
                    "discrep", "disagr", "disagre", "contradict", "contradictori", "inconsist"}  # "tell the same story"
 

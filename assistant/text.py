@@ -24,7 +24,7 @@ hers herself him himself his how i if in into is it its itself just me more most
 on once only or other our ours out over own same she should so some such than that the their theirs them
 themselves then there these they this those through to too under until up very was we were what when where which
 while who whom why will with would you your yours according said says say told tell tells reported report
-reports article articles source sources did do does many much also whose anyone anything kind sort
+reports article articles source sources did do does many much also whose anyone anything kind sort saying
 really exactly actually precisely though thought think believed believe known know going get got happen happened
 happening make made mention mentioned quoted quote coverage describe described idea there's what's who's
 where's when's how's why's it's that's where'd what'd who'd how'd why'd when'd where’d what’d who’d how’d

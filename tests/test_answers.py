@@ -1354,3 +1354,14 @@ def test_a_question_whether_something_still_holds_asks_no_figure():
     assert asks_about_figures(analyse("Is anyone still in the old city?"))
     assert not asks_about_figures(analyse("Is the deal still in place?"))
     assert not asks_about_figures(analyse("Who is still in charge of the city?"))
+
+
+def test_does_that_fit_with_what_others_say_compares_the_figure_just_given(seeds_bot):
+    history = [{"role": "user", "content": "What did the coalition estimate about how many IS fighters were left in Raqqa?"},
+               {"role": "assistant", "content": "Before the convoy left, the coalition estimated about 300-400 fighters remained."}]
+    question = analyse("Does that fit with what the SDF and the Observatory were saying?", history)
+    assert question.kind == "number" and question.compares and "fit" not in question.terms
+    answer = seeds_bot.ask("Does that fit with what the SDF and the Observatory were saying?", history=history)
+    [found] = answer.discrepancies
+    values = {c.value for c in found.claims}
+    assert "about 300-400" in values and "up to 150" in values
