@@ -347,13 +347,14 @@ class Index:
     def _build_lexicon(self, docstore=None) -> Lexicon:
         docstore = docstore or self._load_docstore()
         texts = {doc_id: docstore.get_document(doc_id).text for doc_id in docstore.get_all_document_hashes().values()}
-        return Lexicon.build(self._lexicon_dir, *self._stored_sentences(texts))
+        nodes, vectors = self._stored_sentences(texts)
+        return Lexicon.build(self._lexicon_dir, nodes, texts, vectors)
 
-    def _stored_sentences(self, texts: dict[str, str]) -> tuple[list[tuple[str, int, str]], dict[str, str], dict]:
-        """(node id, start offset, text) of every stored node, `texts`, and the nodes' vectors by
-        id (none beyond `lexical.EXACT_ROWS`: Chroma searches those). Node `source#hash#i` is sentence
+    def _stored_sentences(self, texts: dict[str, str]) -> tuple[list[tuple[str, int, str]], dict]:
+        """(node id, start offset, text) of every stored node, and the nodes' vectors by id (none
+        beyond `lexical.EXACT_ROWS`: Chroma searches those). Node `source#hash#i` is sentence
         i of its source, as the parser split it, so the sentences are split again from the
-        docstore's texts and only the ids are read from Chroma: reading every row's text and
+        docstore's texts and only ids and vectors are read from Chroma: reading every row's text and
         metadata (its window, twice) raised a rebuild's peak RSS at 2,000 articles from 578 to
         682 MB. A repeated sentence gets its own offset, not its first copy's. If the split no
         longer matches the store (another splitter wrote it), the rows are read after all."""
@@ -369,14 +370,14 @@ class Index:
             sentences = split_sentences(text)
             if len(sentences) != len(ids) or max(ids) >= len(sentences):
                 return [(id_, _start(meta), text) for page in self._pages(include=["metadatas", "documents"])
-                        for id_, meta, text in zip(page["ids"], page["metadatas"], page["documents"])], texts, vectors
+                        for id_, meta, text in zip(page["ids"], page["metadatas"], page["documents"])], vectors
             cursor = 0
             for i, sentence in enumerate(sentences):
                 at = text.find(sentence, cursor)
                 at = at if at >= 0 else text.find(sentence)  # a quote kept whole can reach back over a split
                 nodes.append((ids[i], at, sentence))
                 cursor = at + len(sentence)
-        return nodes, texts, vectors
+        return nodes, vectors
 
     def _get_all(self, include: list[str]) -> dict:
         """`collection.get` for the whole collection, a page at a time: one call for ~30,000
