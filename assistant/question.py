@@ -137,7 +137,8 @@ def counted_thing(text: str) -> list[str]:
     if match:
         if _AN_EVENT.fullmatch(match.group(1)):
             return ["peopl"]  # "how many died?": whoever did, unnamed
-        return terms(match.group(1))
+        counted = terms(match.group(1))
+        return ["member"] if counted == ["is"] else counted  # "how many IS have surrendered?": its members, any
     if not re.search(r"\bhow many\b|\bnumber of\b", text, re.I) and (own := _FIGURE_OF.search(text)) \
             and not re.search(r"\b(?:hours?|days?|weeks?|months?|years?|minutes?|per ?cent|percent)\b", own.group(1), re.I):
         return terms(own.group(1))
@@ -360,6 +361,7 @@ _ENDING = {"stop", "end", "finish", "ceas", "wrap", "conclud"}  # stems of the v
 _MAKING_UP = {"make", "compos", "compris", "consist", "group", "kind", "type", "sort", "ethnic", "makeup", "like"}  # stems of "makes up", "composed of", …
 
 
+_UNTIL_NOW = re.compile(r"\b(?:so|thus) far\b|\bto date\b|\b(?:up )?(?:to|till|until) now\b|\bas (?:of|at) (?:now|yet|today|this point)\b", re.I)
 _IS_THAT_RIGHT = re.compile(r"\b(?:is|was|isn[’']?t|wasn[’']?t)\s+(?:that|this|it)\s+(?:really\s+)?(?:right|true|correct|so|accurate)\b", re.I)
 
 
@@ -367,6 +369,7 @@ def _topic_terms(text: str) -> list[str]:
     text = OUTLETS.sub(" ", re.sub(r"\bhow long\b", "how", text, flags=re.I))
     text = re.sub(r"\b(?:(?:mean|meant|means)\s+)?(?:the\s+)?same\s+thing\b", "same", text, flags=re.I)  # "do they mean the same thing?"
     text = _IS_THAT_RIGHT.sub(" ", text)  # "… is that right?": no topic of its own
+    text = _UNTIL_NOW.sub(" ", text)  # "how many have surrendered so far?": when, not what
     return [t for t in terms(text) if t not in _ABOUT_ACCOUNTS]  # "long": the kind asked
 
 

@@ -1365,3 +1365,9 @@ def test_does_that_fit_with_what_others_say_compares_the_figure_just_given(seeds
     [found] = answer.discrepancies
     values = {c.value for c in found.claims}
     assert "about 300-400" in values and "up to 150" in values
+
+
+def test_how_many_of_a_group_so_far_counts_its_members_and_so_far_is_no_topic():
+    question = analyse("How many IS have surrendered so far?")
+    assert question.kind == "number" and question.target == ["member"] and "far" not in question.terms
+    assert "far" in analyse("How far did the convoy travel?").terms
