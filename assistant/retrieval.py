@@ -20,10 +20,11 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import numpy as np
 
+from assistant.encoder import blas_threads
 from assistant.index import Index, Sentence
 
 RECENT = 4  # query vectors kept: those of the question being answered
@@ -134,26 +135,12 @@ class Retriever:
         lexicon = self.index.lexicon
         if lexicon.vectors is not None:
             known = [id_ for id_ in ids if id_ in lexicon.row_of]
-            with one_blas_thread():
+            with blas_threads(1):
                 sims = lexicon.vectors[[lexicon.row_of[id_] for id_ in known]] @ np.asarray(vector, dtype=np.float32)
             return dict(zip(known, sims.tolist()))
         rows = self.index.collection.get(ids=ids, include=["embeddings"])
         sims = np.asarray(rows["embeddings"], dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
         return dict(zip(rows["ids"], sims.tolist()))
-
-
-def one_blas_thread():
-    """A context in which NumPy's products run on one thread. OpenBLAS's threads spin for a
-    while after a product: on 2 cores that took the question encoder's next ONNX pass from 14
-    to 30 ms, more than the second thread saves (37,000 sentences: 9 ms on one, 6 on two)."""
-    return _blas().limit(limits=1, user_api="blas")
-
-
-@lru_cache(maxsize=1)
-def _blas():
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
 
 
 class _Counting:
@@ -184,7 +171,7 @@ class ExactNeighbours:
         """Node id -> cosine similarity of the `top_k` nearest sentences, nearest first."""
         if not self.ids:
             return {}
-        with one_blas_thread():
+        with blas_threads(1):  # one: the next encode is not slowed by spinning threads (37,000 rows: 9 ms, 6 on two)
             sims = self.vectors @ np.asarray(vector, dtype=np.float32)
         k = min(self.top_k + TIE_SLACK, len(sims))
         best = np.argpartition(-sims, k - 1)[:k]
