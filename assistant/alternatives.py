@@ -82,7 +82,7 @@ def destinations(question: Question, evidence: list[Evidence], before: Callable[
             and not any(re.fullmatch(pattern, t) for pattern in EVENTS.values())}
     covered = [e for e in evidence if rare <= set(terms(e.sentence.text)) | set(terms(before(e.sentence)))]
     unknown = _reports_matching(_UNKNOWN, None, subject, covered, before, relaxed=True)
-    named = _reports_matching(_HEADED, _UNKNOWN, subject, covered, before, relaxed=True)
+    named = _reports_matching(_GONE_TO, _UNKNOWN, subject, covered, before, relaxed=True)
     if not _parties_differ(unknown, named):
         return []
     return [Found("where they were headed", unknown + named, answers_kind=True)]
@@ -219,7 +219,7 @@ def asks_where(question: Question) -> bool:
 def asks_destination(text: str) -> bool:
     """ "Where did they go?", "where's the convoy headed?" """
     return bool(_WHERE_TO.search(text) and re.search(r"\bwhere\b", text, re.I)
-                or re.search(r"\b(?:what|which) destinations?\b", text, re.I))
+                or re.search(r"\bdestinations?\b|\bwhereabouts\b", text, re.I))
 
 
 def asks_where_they_went(question: Question) -> bool:
@@ -234,15 +234,19 @@ def _motion(text: str) -> set[str]:
 
 @lru_cache(maxsize=65536)
 def tells_destination(text: str) -> bool:
-    """Does `text` say where someone headed, or that it is unknown?"""
-    return bool(_HEADED.search(text) or _UNKNOWN.search(text))
+    """Does `text` say where someone headed, into whose hands they gave themselves, or that it is unknown?"""
+    return bool(_GONE_TO.search(text) or _UNKNOWN.search(text))
 
 
+# "had surrendered overnight to the US-backed Syrian Democratic Forces": into whose hands they went
+_HANDED = re.compile(r"\b(?:surrender\w*|(?:handed|gave|giving|give|turned) themselves (?:over |in |up )?)\s*(?:\w+\s+){0,2}?"
+                     r"to\s+(?:the\s+)?(?:[\w\-]+\s+){0,4}?[A-Z][\w\-]+")
 _WHERE_TO = re.compile(r"\b(?:head\w*|go|going|went|gone|destination\w*|bound|end(?:ed)? up|taken|mov\w+|travel\w*)\b", re.I)
 _UNKNOWN = re.compile(r"\bunknown (?:destinations?|locations?|places?)\b|\b(?:destinations?|whereabouts) (?:is|are|was|were|remains?"
                       r"|remained) (?:unknown|unclear)\b|\b(?:not|no one|nobody) (?:\w+ )?know\w* where\b|\bunclear where\b", re.I)
 _HEADED = re.compile(r"\b(?:(?:head\w*|go|going|went|gone|bound|mov\w+|travel\w*)\s+(?:\w+\s+){0,2}?|(?:transferr?\w*|taken|sent)\s+)"
                      r"(?:to|towards?|for|into)\s+(?:the\s+)?(?:[\w\-]+\s+){0,4}?(?:[A-Z][\w\-]+|territory|areas?|province|region)\b")
+_GONE_TO = re.compile(f"{_HEADED.pattern}|{_HANDED.pattern}")
 
 
 _EVENT_WORDS = {"left": "left", "remain": "stayed", "surrender": "surrendered", "killed": "were killed",

@@ -125,6 +125,21 @@ def test_a_report_naming_no_group_is_the_groups_the_sentence_before_names():
     assert destinations(analyse("where did they go?", after_rebels), found, before.get, lambda t: False)
 
 
+def test_a_surrender_to_someone_names_where_they_went_and_destination_asks_where():
+    from assistant.alternatives import asks_destination, destinations
+
+    found, before = evidence(
+        ("\"All local rebels left the valley this week,\" monitor head Ana Berg said, adding they headed to unknown "
+         "destinations.", "monitor head Ana Berg"),
+        ("A town official said local rebels had surrendered overnight to the Valley Guard.", "A town official"),
+        ("Police chief Tomas Vey said local rebels surrendered in the town.", "Police chief Tomas Vey"))  # to nobody named
+    [dispute] = destinations(analyse("Destination of the local rebels who left?"), found, before.get, lambda t: False)
+    assert [side[0].speaker for side in dispute.sides] == ["monitor head Ana Berg", "A town official"]
+    assert "“local rebels had surrendered overnight to the Valley Guard”" in describe(dispute, {})
+    assert asks_destination("What was the convoy's final destination?") and asks_destination("Their whereabouts now?")
+    assert not asks_destination("Why did the rebels surrender?")
+
+
 def test_an_intention_is_disputed_only_by_reports_of_what_was_meant():
     q = analyse("Did the foreign rebels want to get out of the town or fight on?")
     found, before = evidence(
