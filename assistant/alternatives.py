@@ -209,6 +209,57 @@ _NUMBER_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "
 MAX_TIMINGS = 4  # parties quoted on how long it took
 
 
+def releases(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str]) -> list[Found]:
+    """ "Were the human shields freed?": one party tells the captives as let go or out of the
+    place they were held in ("had evacuated to areas controlled by the SDF", "Raqqa is now empty
+    of civilians who had been taken as human shields"), another that their captors kept them
+    ("had refused to release them"). Only of civilians, hostages and human shields, named in the
+    report or just before it ("Bali described the civilians … as human shields. The jihadists
+    had refused to release them")."""
+    if not asks_release(question):
+        return []
+
+    def speaks_of(sentence: Sentence) -> bool:
+        return bool(_CAPTIVES.search(sentence.text) or _REFERS_BACK.match(sentence.text) and _CAPTIVES.search(before(sentence)))
+
+    def told(pattern: re.Pattern, unless: re.Pattern | None) -> Callable[[str], str | None]:
+        def quoted(text: str) -> str | None:
+            if not pattern.search(text) or unless and unless.search(text):
+                return None
+            return _words_telling(text, lambda clause: bool(pattern.search(clause)))
+        return quoted
+
+    kept = _sides(told(_KEPT, None), Subject(set(), set()), evidence, before, speaks_of=speaks_of)
+    freed = _sides(told(_FREED, _KEPT), Subject(set(), set()), evidence, before, speaks_of=speaks_of)
+    if not _parties_differ(freed, kept):
+        return []
+    return [Found("whether they were freed", freed + kept, answers_kind=True)]
+
+
+def asks_release(question: Question) -> bool:
+    """ "Were the civilians set free?", "did IS let the human shields go?"; or "were they let go?"
+    after a turn about them."""
+    return bool(_RELEASE.search(question.text)
+                and (_CAPTIVES.search(question.text) or _CAPTIVES.search(question.context or "")))
+
+
+@lru_cache(maxsize=65536)
+def tells_release(text: str) -> bool:
+    """Does `text` tell captives as freed or kept?"""
+    return bool(_CAPTIVES.search(text) and _FREED.search(text)) or bool(_KEPT.search(text))
+
+
+_RELEASE = re.compile(r"\b(?:free|freed|frees|freeing|releas\w*|liberat\w*|let (?:\w+ ){0,3}?go|set (?:\w+ ){0,2}?free)\b", re.I)
+_CAPTIVES = re.compile(r"\b(?:civilians?|human shields?|hostages?|captives?|prisoners?|shields)\b", re.I)
+# "had refused to release them", "did not free the hostages", "were still holding them"
+_KEPT = re.compile(r"\b(?:refus\w*|declin\w*|would not|wouldn[’']t|did not|didn[’']t|had not|hadn[’']t|have not|haven[’']t|never)\s+"
+                   r"(?:to\s+)?(?:\w+\s+){0,2}?(?:releas\w*|free|freed|let (?:\w+ ){0,3}?go)\b"
+                   r"|\b(?:still|kept)\s+(?:holding|held|keeping|kept)\s+(?:them|the\s+\w+|civilians|hostages)\b", re.I)
+# "were released", "had evacuated to areas controlled by the SDF", "Raqqa is now empty of civilians who …"
+_FREED = re.compile(r"\b(?:freed|released|set free|let go|liberated|rescued)\b|\bevacuated to\b"
+                    r"|\b(?:empty|emptied|cleared) of (?:all )?(?:the )?(?:civilians|hostages|human shields)\b", re.I)
+
+
 def asks_where(question: Question) -> bool:
     """Asks where someone went: itself, or as a follow-up asking "where" of an earlier question
     that did ("does anyone say where exactly?" after "where did they go?")."""

@@ -111,7 +111,7 @@ class Assistant:
             evidence = [e for e in evidence if e.speaker in speakers]
         found = find(q, claims, evidence) + alternatives.disputed(q, evidence, self._before) \
             + alternatives.destinations(q, evidence, self._before, distinctive) + alternatives.timings(q, evidence, self._before) \
-            + alternatives.descriptions(q, evidence, distinctive)
+            + alternatives.descriptions(q, evidence, distinctive) + alternatives.releases(q, evidence, self._before)
         found = bearing(found, ranked, q)
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
@@ -163,6 +163,9 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._outcomes_told(q, asked, evidence), q.query)
         if alternatives.asks_where(q):
             evidence += self.retriever.evidence_of(self._destinations_told(q, evidence), q.query)
+        if alternatives.asks_release(q):
+            evidence += self.retriever.evidence_of(self._missed_in_found(q, evidence, lambda s: alternatives.tells_release(s.text)),
+                                                   q.query)
         if q.kind == "reason":
             evidence += self.retriever.evidence_of(self._reasons_given(q, evidence), q.query)
         if alternatives.asks_timing(q.text):
@@ -325,12 +328,13 @@ class Assistant:
         one saying where someone headed ("The convoy would head to …"); to "does anyone contradict
         him?", one stating what a denial found denies ("negotiations … are still ongoing")."""
         evidence = []
-        destination, timing = alternatives.asks_where(q), alternatives.asks_timing(q.text)
+        destination, timing, release = alternatives.asks_where(q), alternatives.asks_timing(q.text), alternatives.asks_release(q)
         denied = self._denied_heads(self._denials_asked(q, [r.sentence for r in ranked if r.relevance >= CLAIM_FLOOR]))
         for item in ranked:
             low = item.relevance >= LOW_FLOOR and (
                 destination and alternatives.tells_destination(item.sentence.text)
                 or timing and alternatives.tells_timing(item.sentence.text)
+                or release and alternatives.tells_release(item.sentence.text)
                 or denied & self.index.lexicon.terms_of(item.sentence) and not says_denial(item.sentence.text))
             if item.relevance >= CLAIM_FLOOR or low:
                 speaker = self.index.lexicon.speaker_of(item.sentence)

@@ -140,6 +140,31 @@ def test_a_surrender_to_someone_names_where_they_went_and_destination_asks_where
     assert not asks_destination("Why did the rebels surrender?")
 
 
+def test_captives_told_as_freed_by_one_party_and_kept_by_another_is_a_dispute():
+    from assistant.alternatives import asks_release, releases
+
+    found, before = evidence(
+        ("\"The valley is now empty of civilians who had been taken as human shields,\" spokesman Ana Berg said.",
+         "spokesman Ana Berg"),
+        ("Tomas Vey described the civilians who left with the rebels as human shields. The rebels had refused to release "
+         "them once they left the town, he said.", "Tomas Vey"))
+    q = analyse("Were the human shields actually set free?")
+    assert asks_release(q)
+    [dispute] = releases(q, found, before.get)
+    assert dispute.topic == "whether they were freed"
+    assert [side[0].speaker for side in dispute.sides] == ["spokesman Ana Berg", "Tomas Vey"]
+    assert "“The rebels had refused to release them once they left the town”" in describe(dispute, {})
+    # a follow-up asks it of the civilians the earlier turn was about
+    after = [{"role": "user", "content": "Who were the civilians in the convoy?"}, {"role": "assistant", "content": "Human shields."}]
+    assert releases(analyse("were they let go?", after), found, before.get)
+    # not asked: how many left; nor of fighters; nor when one party tells both
+    assert releases(analyse("How many civilians left the valley?"), found, before.get) == []
+    assert not asks_release(analyse("Were the rebels set free?"))
+    one, before = evidence(("Spokesman Ana Berg said the hostages were released.", "spokesman Ana Berg"),
+                           ("Ana Berg said the rebels had refused to release the other hostages.", "Ana Berg"))
+    assert releases(analyse("Were the hostages freed?"), one, before.get) == []
+
+
 def test_an_intention_is_disputed_only_by_reports_of_what_was_meant():
     q = analyse("Did the foreign rebels want to get out of the town or fight on?")
     found, before = evidence(
