@@ -74,7 +74,10 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
 
     def name_words(speaker: str | None) -> list[str]:
         titles = set(_TITLE.findall(speaker or ""))  # "Observatory head Rami …": "headed" names no one
-        return [w for w in _NAME_WORD.findall(speaker or "") if w not in titles and w.lower() not in _DETERMINERS]
+        # what a body is for names it only whole: "the human rights monitor" asks the Observatory for Human
+        # Rights, "human shields" does not
+        named_as = _WHAT_FOR.sub(lambda m: m[0] if set(terms(m[0])) <= asked else "", speaker or "")
+        return [w for w in _NAME_WORD.findall(named_as) if w not in titles and w.lower() not in _DETERMINERS]
 
     def named(speaker: str | None) -> bool:
         words = name_words(speaker)
@@ -104,6 +107,7 @@ def _group_qualifiers(text: str) -> set[str]:
 
 _GROUP_WORD = re.compile(r"[a-z][a-z’']+s|people|men|fighter|member|civilian|militant|jihadist")  # a lower-case plural:
 # "Syrian miners", "foreign ones"; not "Syrian Democratic Forces", "Syrian Observatory"
+_WHAT_FOR = re.compile(r"\s+for(?:\s+(?:the\s+)?[A-Z][\w’'\-]*)+")  # "… for Human Rights", "… for the Protection of"
 _DETERMINERS = {"another", "other", "some", "several", "many", "each", "both", "either", "neither", "every", "certain"}
 _TITLE = re.compile(r"\b([a-z][\w\-]+)\s+(?=[A-Z])")  # a lower-case word before a name is its title
 _NAME_WORD = re.compile(r"\b[A-Z]{3,}\b|[A-Za-z][\w’'\-]{3,}")  # a speaker's words that can name it: "SDF", "Selo"

@@ -98,6 +98,15 @@ def test_spelling_variants_of_one_figure_agree():
     assert find(analyse("How many fighters left Raqqa?"), claims) == []
 
 
+def test_what_a_body_is_for_names_it_only_when_the_question_uses_all_of_it():
+    claims = claims_of("The Valley Centre for Mine Safety said 40 miners remained.", "The army said 90 miners remained.")
+    distinctive = lambda t: t in {"mine", "safeti", "valley", "centr"}  # noqa: E731
+    named = scoped_to_speaker(analyse("what did the mine safety people say about the miners who remained?"), claims, distinctive)
+    assert {c.speaker for c in named} == {"The Valley Centre for Mine Safety"}
+    # "mine" alone is what the question is about, not who tells it
+    assert scoped_to_speaker(analyse("how many miners stayed in the mine?"), claims, distinctive) == claims
+
+
 def test_a_named_speaker_who_claims_nothing_leaves_no_discrepancy():
     claims = claims_of("The monitor said 40 fighters remained.", "The army said 90 fighters remained.")
     q = analyse("What did the mayor's office say about the fighters who remained?")
