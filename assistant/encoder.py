@@ -43,6 +43,31 @@ def onnx_path(store_dir: Path, name: str = "") -> Path:
     return Path(store_dir) / f"encoder-{hashlib.sha1(str(model_dir(name)).encode()).hexdigest()[:10]}.onnx"
 
 
+def shared_onnx_path(cache_dir: Path, name: str = "") -> Path:
+    """Where the machine keeps its one export of a model: named by the model's weights (their
+    path, size and time) and the exporter's versions, so an upgrade of either exports anew."""
+    from importlib.metadata import version
+
+    weights = model_dir(name) / "model.safetensors"
+    stat = weights.stat()
+    key = f"{weights}|{stat.st_size}|{stat.st_mtime_ns}|torch {version('torch')}|onnx {version('onnx')}"
+    return Path(cache_dir) / f"encoder-{hashlib.sha1(key.encode()).hexdigest()[:16]}.onnx"
+
+
+def place(shared: Path, path: Path) -> None:
+    """Put the machine's export into a store: a hard link where both are on one file system,
+    else a copy; made beside and moved into place, so a reader never sees half a file."""
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")  # two ingests at once each write their own
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(shared, tmp)
+    except OSError:
+        import shutil
+
+        shutil.copyfile(shared, tmp)
+    os.replace(tmp, path)
+
+
 def export(transformer, tokenizer, path: Path) -> None:
     """Write `transformer` (the Hugging Face BERT inside the ingest's sentence-transformers model)
     to `path` as ONNX: token ids and attention mask in, last hidden state out, any batch and
@@ -59,7 +84,7 @@ def export(transformer, tokenizer, path: Path) -> None:
 
     sample = tokenizer(["How many left?"], return_tensors="pt")
     axes = {name: {0: "batch", 1: "tokens"} for name in ("input_ids", "attention_mask", "hidden")}
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")  # the TorchScript exporter's deprecation and tracer notices
         torch.onnx.export(Hidden(transformer.eval()), (sample["input_ids"], sample["attention_mask"]), str(tmp),

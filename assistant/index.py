@@ -211,10 +211,12 @@ class Index:
         return self._report(corpus, before, started)
 
     def _export_encoder(self) -> None:
-        """The question encoder as ONNX (`encoder.export`), written once per store and model from
-        the ingest's torch model. Without the `onnx` package it is skipped: questions are then
-        embedded in NumPy, the same vectors, ~2x slower."""
-        from assistant.encoder import export, onnx_path
+        """The question encoder as ONNX (`encoder.export`) in the store, from the ingest's torch
+        model. Exported once per machine and model into `settings.cache_dir` (~4 s) and linked
+        or copied from there into each new store; straight into the store when the cache cannot
+        be written. Without the `onnx` package it is skipped: questions are then embedded in
+        NumPy, the same vectors, ~2x slower."""
+        from assistant.encoder import export, onnx_path, place, shared_onnx_path
 
         path = onnx_path(self.store_dir, self.settings.embed_model)
         if path.exists():
@@ -224,7 +226,14 @@ class Index:
         except ImportError:
             return
         model = embedding_model(self.settings.embed_model, self.settings.embed_batch_size)._model[0]
-        export(model.auto_model, model.tokenizer, path)
+        shared = shared_onnx_path(self.settings.cache_dir, self.settings.embed_model)
+        try:
+            if not shared.exists():
+                shared.parent.mkdir(parents=True, exist_ok=True)
+                export(model.auto_model, model.tokenizer, shared)
+            place(shared, path)
+        except OSError:  # a read-only or full cache: this store's own export
+            export(model.auto_model, model.tokenizer, path)
 
     def _embed_in_steps(self, docstore, documents: list, progress: bool) -> None:
         if not documents:

@@ -17,6 +17,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
 
+def _cache_dir() -> Path:
+    """$XDG_CACHE_HOME/news-assistant, else ~/.cache/news-assistant."""
+    import os
+
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "news-assistant"
+
+
 def _env(name: str) -> AliasChoices:
     """Accept both ASSISTANT_<NAME> and the conventional unprefixed variable."""
     return AliasChoices(f"ASSISTANT_{name}", name)
@@ -29,6 +36,7 @@ class Settings(BaseSettings):
 
     corpus_dir: Path = Field(PROJECT_DIR / "seeds", description="Folder of .txt/.md articles to answer from.")
     store_dir: Path = Field(PROJECT_DIR / "store", description="Where the Chroma index and docstore persist.")
+    cache_dir: Path = Field(default_factory=_cache_dir, description="What every store on this machine shares: the question encoder exported to ONNX, once per model.")
     collection: str = Field("news", description="Chroma collection name.")
     embed_model: str = Field("", description="Path or name of a sentence-transformers model; empty: the bundled all-MiniLM-L6-v2.")
     embed_batch_size: int = Field(16, description="Sentences per embedding batch at ingest (on 2 CPU cores 16 embeds faster than 64, at a third of the peak memory).")

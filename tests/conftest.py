@@ -15,6 +15,21 @@ import pytest
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def machine_cache(tmp_path_factory):
+    """The machine-wide cache (the exported question encoder) in a folder of the session's own,
+    shared by every store the tests build, as it is by a user's stores."""
+    import os
+
+    folder = tmp_path_factory.mktemp("machine-cache")
+    before, os.environ["ASSISTANT_CACHE_DIR"] = os.environ.get("ASSISTANT_CACHE_DIR"), str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("ASSISTANT_CACHE_DIR", None)
+    else:
+        os.environ["ASSISTANT_CACHE_DIR"] = before
+
+
 @pytest.fixture(scope="session")
 def seeds_bot(tmp_path_factory):
     """An Assistant over a copy of the shipped seeds, indexed once per test session."""

@@ -117,3 +117,35 @@ def test_stored_nodes_keep_their_text_and_source_but_no_window_title_or_neighbou
         assert not {"window", "original_text", "title", "n_sentences"} & (set(meta) | set(node["metadata"]))
         assert list(node["relationships"]) == ["1"]  # SOURCE only: no PREV/NEXT carrying their windows
         assert "metadata" not in node["relationships"]["1"] or not node["relationships"]["1"]["metadata"]
+
+
+def test_the_question_encoder_is_exported_once_per_machine_and_linked_into_each_store(tmp_path, monkeypatch):
+    import assistant.encoder as encoder
+
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "a.txt").write_text("The council said 40 rebels left the town on Monday.")
+    exported = []
+    real = encoder.export
+    monkeypatch.setattr(encoder, "export", lambda *args: exported.append(args[-1]) or real(*args))
+    cache = tmp_path / "cache"
+    stores = [Index(Settings(corpus_dir=tmp_path / "corpus", store_dir=tmp_path / name, cache_dir=cache)) for name in ("one", "two")]
+    for index in stores:
+        index.ingest()
+    [shared] = exported
+    assert shared.parent == cache  # once, into the machine's cache
+    for index in stores:
+        path = encoder.onnx_path(index.store_dir)
+        assert path.read_bytes() == shared.read_bytes() and path.stat().st_ino == shared.stat().st_ino  # a hard link
+        assert encoder.MiniLM(encoder.model_dir(), path).onnx == path
+    assert not list(cache.glob("*.tmp")) and not list(stores[0].store_dir.glob("*.tmp"))
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_export_to_the_store(tmp_path):
+    from assistant.encoder import onnx_path
+
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "a.txt").write_text("The council said 40 rebels left the town on Monday.")
+    (tmp_path / "not-a-folder").write_text("a file where the cache folder would be")
+    index = Index(Settings(corpus_dir=tmp_path / "corpus", store_dir=tmp_path / "store", cache_dir=tmp_path / "not-a-folder"))
+    index.ingest()
+    assert onnx_path(index.store_dir).stat().st_size > 1_000_000
