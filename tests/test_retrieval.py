@@ -173,3 +173,18 @@ def test_a_question_on_an_embedded_store_never_imports_chromadb(seeds_bot):
             "print('275' in bot.ask('How many Syrian fighters left Raqqa?').text, 'chromadb' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "False"]
+
+
+def test_a_follow_ups_two_searches_read_the_stored_vectors_once(seeds_bot, monkeypatch):
+    retriever = seeds_bot.retriever
+    texts = ["How many fighters surrendered?", "Syrian fighters left Raqqa How many fighters surrendered?"]
+    vectors = retriever.embed.encode(texts).tolist()
+    for together, alone in zip(retriever.dense.neighbours_of(vectors), [retriever.dense.neighbours(v) for v in vectors]):
+        assert list(together) == list(alone) and all(abs(together[id_] - alone[id_]) < 1e-6 for id_ in alone)
+    products = []
+    real = type(retriever.dense).neighbours_of
+    monkeypatch.setattr(type(retriever.dense), "neighbours_of", lambda self, vs: products.append(len(vs)) or real(self, vs))
+    history = [{"role": "user", "content": "Did the Syrian fighters leave Raqqa?"},
+               {"role": "assistant", "content": "Yes, all Syrian fighters left, the Observatory said [1]."}]
+    seeds_bot.ask("How many of them surrendered?", history=history)
+    assert products == [2]  # the question as asked and with its borrowed context, in one product
