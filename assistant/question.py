@@ -167,7 +167,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     question.compares = bool(_ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
                              or checked is not None and bool(_AGREEMENT.search(checked)  # "X says …. do the Kurds confirm that?"
                                                              or _HOLDS_UP.search(checked)  # "… - did that hold up?"
-                                                             or _CHALLENGE.search(checked)))  # "…, but didn't the YPG deny …?"
+                                                             or _CHALLENGE.search(checked)  # "…, but didn't the YPG deny …?"
+                                                             or _WHICH_IS_RIGHT.match(checked)))  # "X says there was no deal. who is right?"
     if _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
         question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
     if len({n for n in names(text) if n.lower() not in STOP}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
@@ -298,6 +299,9 @@ _CHECKS_ACCOUNTS = re.compile(r"^\s*(?:and\s+|but\s+|so\s+)?(?:is|are|was|were|d
 _WHO_IS_RIGHT = re.compile(r"\b(?:is|are|was|were)\s+(?:the\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+right\s+(?:that|about)\b"
                            r"|\bwho(?:[’']s| is| was)\s+(?:right|correct|telling the truth)\b(?=.*\b(?:numbers?|figures?|counts?|estimates?|"
                            r"tall(?:y|ies)|how many)\b)", re.I)  # of figures: who is right about anything else asks no one's account
+# after a reported claim: "who is right?", "which is true?", "so which is it?"
+_WHICH_IS_RIGHT = re.compile(r"^\s*(?:(?:so|then|and|but|ok|okay)\b[\s,]*)*(?:who|which(?: one| side| account| version)?)\s*(?:[’']s|is|was|are)\s+"
+                             r"(?:right|correct|true|telling the truth|it)\b", re.I)
 _SOURCES_AGREE = re.compile(r"\b(?:do|does|did|are|were|is)\s+(?:all\s+)?(?:the\s+|these\s+|both\s+)?(?:articles|sources|reports|outlets|"
                             r"accounts|papers|stories|news reports|versions)\s+(?:all\s+|both\s+)?(?:agree|differ|disagree|match|line up|"
                             r"conflict|contradict|say the same|tell the same|give the same|square|tally)", re.I)  # "Do the articles agree on …?"

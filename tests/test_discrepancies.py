@@ -283,6 +283,12 @@ def test_an_acronym_names_a_speaker():
     assert [c.speaker for c in scoped_to_speaker(q, claims, distinctive=lambda t: True)] == ["The SDF"]
 
 
+def test_who_is_right_after_a_reported_claim_compares_the_accounts():
+    assert analyse("but i read the union say there is no any deal. who is right?").compares
+    assert analyse("The mayor says 40 left. So which is true?").compares
+    assert not analyse("Who is right-wing in the council?").compares
+
+
 def test_a_follow_up_asking_for_the_same_figure_compares_what_the_earlier_turn_counted():
     """ "does the army put their number at the same figure?" compares; the earlier question's
     "foreign" qualifies what is counted, the "Syrian" of "the Syrian Observatory" does not."""
