@@ -304,8 +304,8 @@ _EVENT_WORDS = {"left": "left", "remain": "stayed", "surrender": "surrendered", 
                 "captured": "were captured"}
 _WANTED = {"left": "leave", "remain": "stay", "surrender": "surrender", "killed": "kill", "captured": "capture"}
 # What a report of an intention says: "asking to leave", "decided to stay and fight", "refused the deal".
-_INTENT = re.compile(r"\b(?:ask\w*|want\w*|decid\w*|refus\w*|plan\w*|seek\w*|sought|hop\w*|wish\w*|demand\w*|"
-                     r"insist\w*|chose|choos\w*|determin\w*|vow\w*|intend\w*)\b", re.I)
+_INTENT = re.compile(r"\b(?:ask\w*|want\w*|decid\w*|refus\w*|plan\w*|seek\w*|sought|hop\w*|wish\w*|demand\w*|bargain\w*|negotiat\w*|"
+                     r"insist\w*|chose|chosen|choos\w*|determin\w*|vow\w*|intend\w*|try\w*|tri(?:ed|es))\b", re.I)
 
 
 def alternatives(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
@@ -365,8 +365,9 @@ _MANNER = {stem(w) for w in ("simply", "merely", "actually", "really", "just", "
 
 
 def _without_intent(words: str) -> str:
-    """ "the jihadists want to" -> "the jihadists": the subject without the verb of intention."""
-    return re.sub(rf"\s*{_INTENT.pattern}\s+to\s*$", "", words, flags=re.I)
+    """ "the jihadists want to" -> "the jihadists", "they still bargaining for" -> "they": the subject
+    without the verb of intention."""
+    return re.sub(rf"\s*(?:still\s+)?{_INTENT.pattern}(?:\s+to)?(?:\s+{_INTENT.pattern})?(?:\s+(?:to|for))?\s*$", "", words, flags=re.I)
 
 
 def tells_either(asked: tuple[Subject, tuple[str, str], bool], text: str) -> bool:

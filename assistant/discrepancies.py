@@ -137,6 +137,11 @@ _AS_SOURCE = [
                r"claim|statement|take|explanation|response|reaction|answer|count|tally)\b", re.I),
     re.compile(r"\b(?:do|does|did|has|have|had|what|how) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:say|said|claim|"
                r"report|estimate|state|tell|told|think|put|describe|call|deny|denied|insist|announce|reply|respond)\b", re.I),
+    # "coalition say how many surrendered?", "the US coalition, what do they say about …?"
+    re.compile(r"^\s*(?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:say|says|said|tell|tells|told|report|reports|reported)"
+               r"(?: us)? (?:how|what|who|when|where|why|whether|if)\b", re.I),
+    re.compile(r"^\s*(?:the )?((?:[\w\-]+ ){0,2}[\w\-]+)\s*[,:—–-]\s*(?:what|how) (?:do |does |did )?(?:they|it|he|she) "
+               r"(?:say|said|claim|report|tell|told|think|describe|put)\b", re.I),
     re.compile(r"\b(?:is|are|was|were) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:ok|okay|happy|fine|comfortable|on board|"
                r"opposed|against|in favou?r of|keen|willing|prepared|letting|allowing|permitting|going to (?:let|allow))\b", re.I),
     # "is the coalition ok with …?", "is the coalition letting them leave?": its stance
@@ -322,7 +327,7 @@ def _named_qualifiers(question: Question) -> set[str]:
     """The qualifiers of the group a question counts: the follow-up's own win; else those of
     what it counts ("foreign" of "foreign jihadists", not "Syrian" of "the Syrian Observatory");
     else the earlier question's."""
-    own = {q for q in question.terms if q in QUALIFIERS} & context_qualifiers(question.text)
+    own = {q for q in question.terms if q in QUALIFIERS} & context_qualifiers(main_clause(question.text))
     return own or ({q for q in question.target if q in QUALIFIERS} if question.target
                    else set(context_qualifiers(question.context)))
 
@@ -342,6 +347,13 @@ QUALIFIERS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish
               "british", "french", "lebanese", "iranian", "western", "european"}
 
 
+def main_clause(text: str) -> str:
+    """`text` without a subordinate clause of time ("Before the convoy pulled out, …", "… once the
+    Syrians had gone?"): what the question asks of is in the rest."""
+    main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", text, flags=re.I)
+    return re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
+
+
 def question_event(question: Question) -> str | None:
     """The event a question counts: "how many … stayed behind" -> "remain". A leading
     subordinate clause ("Before the convoy pulled out, …") is not the question's event."""
@@ -354,8 +366,7 @@ def _event_of(*texts: str) -> str | None:
     question's, then the earlier answer's ("How many of them were there?" after "… said all the
     fighters left" counts those who left)."""
     for asked in texts:
-        main = re.sub(r"^(?:before|after|when|while|since|once|as|until)\b[^,]*,\s*", "", asked)
-        main = re.sub(r",?\s+\b(?:before|after|when|since|once|until)\b.*$", "", main)  # "… after the convoy left"
+        main = main_clause(asked)
         if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bholdouts?\b|\bthere still\b"
                                                r"|\b(?:number|count|figure|tally|estimate)s? of (?:[\w\-]+\s+){1,3}(?<!\bwho\s)(?<!\bthat\s)(?<!\bwhich\s)left\s*[?.!]*\s*$"  # "… of foreign fighters left?"
                                                r"|\b(?:(?:are|were|is|was) there|there(?:[’']s| is| are| were| was))\b[^?]*\bleft\b"

@@ -106,11 +106,14 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b", re.I), "left"),
            (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*) (?:a )?(?:ride|lift)\b", re.I), "depart"),
            (re.compile(r"\blet out\b", re.I), "allowed to leave"),  # "were they just let out of the city?"
+           (re.compile(r"\b(?:a|their|its|his|her|the|some) way out\b", re.I), "leaving"),  # "bargaining for a way out"
+           (re.compile(r"\bfight(?:s|ing)? it out\b|\bfought it out\b", re.I), "fight on"),
            (re.compile(r"\b(want|wants|wanted|wanting) out\b", re.I), r"\1 to leave"),
            (re.compile(r"\b(?:say|says|said|saying|claim\w*|insist\w*)\s+(?:that\s+)?there\s+(?:was|were|is|are|had been|has been)"
                        r"(?:n[’']t|\s+not|\s+no)\b", re.I), "denied there were"),  # "the Kurds said there wasn't any deal"
            (re.compile(r"\b(?:end|ends|ended|ending) up (?=\w+ing\b)", re.I), ""),  # "did any end up leaving?": did any leave
            (re.compile(r"\b(?:dig|digs|digging|dug) in\b", re.I), "stay"),  # "digging in to fight": staying to fight
+           (re.compile(r"\b(?:hole|holes|holed|holing) up\b|\bhunker(?:s|ed|ing)? down\b", re.I), "remain"),  # "still holed up inside"
            (re.compile(r"\b(?:push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|advanc(?:e|es|ed|ing)|march(?:es|ed|ing)?|"
                        r"br(?:eak|eaks|oke|eaking)|swept|sweep(?:s|ing)?|get|gets|got|getting|went|go|goes|going) into\b", re.I), "entered"),
            (re.compile(r"\b(?:such a |so much of a |that much of a |a )?big deal\b", re.I), "important"),  # not an agreement

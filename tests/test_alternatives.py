@@ -26,6 +26,9 @@ def test_an_either_or_question_offers_two_events_about_one_subject():
     assert not alternatives("Did the local rebels give themselves up, or did they slip away?")[2]
     assert alternatives("Did the Kurdish or the Arab units take the town?") is None  # one event, two subjects
     assert alternatives("How many rebels surrendered?") is None
+    # bargaining for a way out is meant leaving; fighting it out, staying
+    subject, events, intended = alternatives("Were the foreign rebels still bargaining for a way out, or had they chosen to fight it out?")
+    assert (events, intended, subject.qualifiers, subject.nouns) == (("left", "remain"), True, {"foreign"}, {"rebel"})
     # the subject's own "still in the town" is no first outcome: the verb after it is
     assert alternatives("Do the foreign rebels still in the town want out, or are they planning to fight on?")[1] == ("left", "remain")
 

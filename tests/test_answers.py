@@ -242,6 +242,9 @@ def test_the_party_whose_account_is_asked_for_is_read_from_the_question():
     assert as_source("How many fighters left Raqqa?") == set()
     assert as_source("is the coalition ok with foreign jihadists leaving?") == {"coalit"}  # its stance is asked
     assert as_source("is the coalition letting foreign fighters leave raqqa?") == {"coalit"}
+    assert as_source("coalition say how many IS surrender in one day?") == {"coalit"}  # whose telling is asked
+    assert as_source("The port authority, what they say about the sailors leaving?") >= {"port", "author"}
+    assert as_source("People left the town when?") == set()
 
 
 def test_a_garbled_copy_that_repeats_a_chosen_quotation_is_redundant():
@@ -361,6 +364,9 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
     assert terms("what is going on in the town") != terms("what is continue in the town")  # happening, not lasting
     assert terms("the spokesman who spoke to reporters") == terms("the spokesman who speaks to reporters")
     assert terms("what's the name of the spokesman?") == terms("who is the spokesman?")  # "name" asks, it is not asked about
+    assert terms("rebels still holed up in the town") == terms("rebels still remain in the town")
+    assert terms("bargaining for a way out") == terms("bargaining for leaving")
+    assert terms("they would fight it out") == terms("they would fight on")
 
 
 def test_how_long_something_goes_on_is_answered_by_until_what(seeds_bot):

@@ -289,6 +289,12 @@ def test_who_is_right_after_a_reported_claim_compares_the_accounts():
     assert not analyse("Who is right-wing in the council?").compares
 
 
+def test_a_clause_of_time_names_no_group_the_question_counts():
+    claims = claims_of("The monitor said up to 150 foreign miners remain.", "Union head Ravi Das said 250 foreign miners remain.")
+    [found] = find(analyse("How many foreign miners remained in the pit once the local miners had gone?"), claims)
+    assert {c.value for side in found.sides for c in side} == {"up to 150", "250"}
+
+
 def test_a_follow_up_asking_for_the_same_figure_compares_what_the_earlier_turn_counted():
     """ "does the army put their number at the same figure?" compares; the earlier question's
     "foreign" qualifies what is counted, the "Syrian" of "the Syrian Observatory" does not."""
