@@ -22,8 +22,8 @@ from assistant.answering.extractive import ExtractiveAnswerer, abstention
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import Claim, denial_claims, extract, refers_back, says_denial
-from assistant.discrepancies import (PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked,
-                                     denied_head, denied_phrase, denies_first, find, scoped_to_speaker)
+from assistant.discrepancies import (GOING, PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked,
+                                     denied_head, denied_phrase, denies_first, find, group_told, scoped_to_speaker)
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
@@ -81,6 +81,7 @@ class Assistant:
             return saved if saved is not None else tuple(extract(index.sentences[source], i))
 
         self._claims_in = lru_cache(maxsize=READINGS)(claims_in)
+        self._group_told = lru_cache(maxsize=READINGS)(lambda source, event: group_told(index.sentences[source], event))
 
     def ask(self, question: str, history: list[dict] | None = None) -> Answer:
         """Answer `question` from the articles; `history` is earlier chat messages (role/content)."""
@@ -308,7 +309,16 @@ class Assistant:
                 seen.add((s.source, s.index - 1))  # and the figure "that figure" means, told just before
                 claims += [replace(claim, refers_to=s) for claim in self._claims_in(s.source, s.index - 1)
                            if claim.kind in ("quantity", "composition")]
-        return claims
+        return [self._with_group_told(c) for c in claims]
+
+    def _with_group_told(self, claim: Claim) -> Claim:
+        """A count of those who left or surrendered that names no group ("approximately 100 ISIS
+        terrorists have surrendered") counts the group its article says did it ("Those that
+        surrendered are local, not foreigners")."""
+        if claim.kind != "quantity" or claim.qualifiers or claim.event not in GOING:
+            return claim
+        told = self._group_told(claim.sentence.source, claim.event)
+        return replace(claim, qualifiers=told) if told else claim
 
     @staticmethod
     def _speaks(words: list[str], evidence: Evidence) -> bool:

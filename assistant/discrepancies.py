@@ -35,7 +35,10 @@ from assistant.text import PHRASES, VARIANTS, numbers, stem, term_set, terms
 
 _QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
-                 "killed": "killed", "captured": "captured", None: ""}
+                 "killed": "killed", "captured": "captured", "going": "who left or surrendered", None: ""}
+# Leaving and surrendering are one going in a count: the sources tell the same departure each way ("Those who
+# have surrendered are only Syrians, and they number a total of 275"; "275 Syrian fighters had withdrawn")
+GOING = {"left", "surrender"}
 GENERIC_HEADS = {"member", "peopl", "person", "individu", "one", "guy", "men", "man"}  # "how many IS members": any group counted
 PEOPLE = GENERIC_HEADS | {"fighter", "civilian"}  # what a people named by where they are from ("Syrians") may be
 _NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong|without)\b", re.I)
@@ -133,6 +136,7 @@ def _names(word: str, written: set[str] | None) -> bool:
 # "what did the council say". The named party's words are then speaker words even when common.
 _AS_SOURCE = [
     re.compile(r"\baccording to (?:the )?((?:[\w\-]+ ){0,3}[\w\-]+)", re.I),
+    re.compile(r"\bper the ((?:[\w\-]+ ){0,2}[\w\-]+)", re.I),  # "… in the last day, per the coalition?"
     re.compile(r"\b(?:the )?([\w\-]+)[’']s? (?:own )?(?:line|position|view|stance|account|version|estimate|figure|"
                r"claim|statement|take|explanation|response|reaction|answer|count|tally)\b", re.I),
     re.compile(r"\b(?:do|does|did|has|have|had|what|how) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:say|said|claim|"
@@ -202,7 +206,8 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
 
     def counted(side: list[Claim]) -> bool:
         return counts and any(c.kind == "quantity" and stated(c) > least and counts_what_is_asked(question, c)
-                              and (c.event == event or c.event in others) for c in side)  # its event told, not merely not another
+                              and (c.event == event or c.event in others or {c.event, event} <= GOING)
+                              for c in side)  # its event told, not merely not another
 
     def bearing_part(f: Found) -> Found | None:
         denial = f.sides[-1][0] if f.sides[-1][0].kind == "denial" else None  # "does anyone contradict him?", and a denial of
@@ -253,7 +258,10 @@ class Evidence:
 def _quantity_conflicts(question: Question, claims: list[Claim]) -> list[Found]:
     relevant = [c for c in claims if c.kind == "quantity" and _about(question, c) and not _FRAGMENT.match(c.sentence.text)]
     found = []
-    for topic_claims in _topics(relevant, by_group=bool(_named_qualifiers(question))):
+    named = _named_qualifiers(question)
+    # civilians flee, they do not surrender: a count of those who surrendered is no count of them
+    going = question_event(question) in GOING and "civilian" not in {*question.target, *question.terms}
+    for topic_claims in _topics(relevant, by_group=bool(named), going=going, named=named):
         sides = _sides(topic_claims)
         conflicting = [s for s in sides if any(_disjoint(a, b) or _quoted_differently(a, b)
                                                for o in sides if o is not s for a in s for b in o)]
@@ -299,12 +307,25 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
     if question.target and not nouns and not set(question.target) <= set(claim.qualifiers):
         return False  # "how many foreigners": a qualifier standing for the whole phrase
     missing = _named_qualifiers(question) - set(claim.qualifiers)
-    if missing == {"local"} and local_as(set(claim.qualifiers)):
-        missing = set()
+    if missing == {"local"} and local_as(set(claim.qualifiers)) or claim.qualifiers == {"local"} and "foreign" not in missing:
+        missing = set()  # "the local fighters" are the Syrian ones, and "local" ones those of any nationality but foreign
     if missing:
         return False  # the question names a qualifier ("foreign") this claim lacks
     event = question_event(question)
-    return event is None or claim.event in (event, None) or claim.event in other_events(question)
+    return event is None or claim.event in (event, None) or claim.event in other_events(question) or {event, claim.event} <= GOING
+
+
+# "Those that surrendered are local, not foreigners", "Those who have surrendered are only Syrians": who did it
+_WHO_DID = re.compile(r"\b(?:those|the ones|the fighters|the members|the men|the people)\s+(?:who\s+|that\s+)?(?:have\s+|had\s+)?"
+                      r"(?P<verb>[a-z]+)\s+(?:are|were)\s+(?:all\s+|only\s+|mostly\s+)?(?P<who>[A-Za-z]+)\b", re.I)
+
+
+def group_told(sentences: list[Sentence], event: str) -> frozenset[str]:
+    """The group an article says did `event`, as qualifier stems ({"local"} of "Those that
+    surrendered are local, not foreigners"); empty when it names none, or more than one."""
+    told = {stem(m["who"]) for s in sentences for m in _WHO_DID.finditer(s.text)
+            if re.fullmatch(EVENTS[event], m["verb"], re.I) and stem(m["who"]) in QUALIFIERS}
+    return frozenset(told) if len(told) == 1 else frozenset()
 
 
 def local_as(qualifiers: set[str]) -> set[str]:
@@ -388,20 +409,26 @@ def _events_named(text: str) -> list[str]:
             if re.search(rf"\b(?:{pattern}{'|' + _QUESTION_EVENTS[event] if event in _QUESTION_EVENTS else ''})\b", lowered)]
 
 
-def _topics(claims: list[Claim], by_group: bool = True) -> list[list[Claim]]:
+def _topics(claims: list[Claim], by_group: bool = True, going: bool = False,
+            named: set[str] = frozenset()) -> list[list[Claim]]:
     """Claims grouped by what they count: (head, qualifiers, event); unknown event joins its kin.
     Not `by_group`, when the question names no group: "how many surrendered?" is answered by the
     coalition's "approximately 100 ISIS terrorists" and the council's "only Syrians, … a total of
     275" alike, so their qualifiers do not part them, and a people named by where they are from
-    ("Syrians") is counted with the fighters, members … the other claims count."""
+    ("Syrians") is counted with the fighters, members … the other claims count. `going`: the
+    question counts a leaving or a surrender, and counts of either are one topic (`GOING`); and
+    "local" ones are counted with the group the question `named`, if not foreign."""
     groups: dict[tuple, list[Claim]] = {}
     for c in sorted(claims, key=lambda c: (c.event is None, c.head in QUALIFIERS)):
         qualifiers = c.qualifiers if by_group else frozenset()
-        key = (c.head, qualifiers, c.event)
+        if by_group and qualifiers == {"local"} and named and "foreign" not in named:
+            qualifiers = frozenset(named)
+        event = "going" if going and c.event in GOING else c.event
+        key = (c.head, qualifiers, event)
         if c.event is None:
             key = next((k for k in groups if k[0] == c.head and k[1] == qualifiers), key)
         if not by_group and c.head in QUALIFIERS:
-            key = next((k for k in groups if k[2] == c.event), key)
+            key = next((k for k in groups if k[2] == event), key)
         groups.setdefault(key, []).append(c)
     return list(groups.values())
 
@@ -470,10 +497,12 @@ def _figures(claim: Claim) -> frozenset[str]:
 
 
 def _topic_name(claims: list[Claim]) -> str:
-    first = min(claims, key=lambda c: (c.head in QUALIFIERS, len(c.counted)))  # "fighters", not "only Syrians"
+    first = min(claims, key=lambda c: (c.head in QUALIFIERS, not set(c.qualifiers) <= term_set(c.sentence.text),
+                                       len(c.counted)))  # "fighters", not "only Syrians"; a group its sentence names
     noun = _surface_noun(first)
     qualifiers = " ".join(sorted(q.capitalize() if q not in ("foreign", "local") else q for q in first.qualifiers))
-    event = next((c.event for c in claims if c.event), None)
+    events = {c.event for c in claims if c.event}
+    event = "going" if len(events) > 1 and events <= GOING else next((c.event for c in claims if c.event), None)
     return re.sub(r"\s+", " ", f"the number of {qualifiers} {noun} {_EVENT_PHRASE[event]}").strip()
 
 

@@ -1377,3 +1377,11 @@ def test_how_many_of_a_group_so_far_counts_its_members_and_so_far_is_no_topic():
     question = analyse("How many IS have surrendered so far?")
     assert question.kind == "number" and question.target == ["member"] and "far" not in question.terms
     assert "far" in analyse("How far did the convoy travel?").terms
+
+
+def test_how_many_syrians_got_out_sets_the_coalitions_surrendered_beside_those_who_left(seeds_bot):
+    answer = seeds_bot.ask("How many Syrian IS fighters actually got out of Raqqa?")
+    [found] = [d for d in answer.discrepancies if "who left or surrendered" in d.topic]
+    values = {c.attributed_to: c.value for c in found.claims}
+    assert any("100" in v for v in values.values()) and any("275" in v for v in values.values())
+    assert any("coalition" in (who or "") for who in values)  # "Those that surrendered are local": the coalition's count is of them

@@ -495,3 +495,23 @@ def test_how_many_after_a_turn_about_one_speaker_is_told_by_every_account():
     assert {side[0].value for side in found.sides} == {"about 40", "90"}
     for asked in ("And how many does it reckon left?", "And what figure did it give?"):  # its figure, asked as its own
         assert [c.speaker for c in scoped_to_speaker(analyse(asked, history), claims, lambda t: True)] == ["The port authority"]
+
+
+def test_counts_of_those_who_left_and_of_those_who_surrendered_are_one_going():
+    claims = claims_of("The monitor said about 200 local miners left the pit.",
+                       "The army said approximately 90 local miners have surrendered.",
+                       "The union said 40 foreign miners have surrendered.")
+    [found] = find(analyse("How many local miners left the pit?"), claims)
+    assert found.topic == "the number of local miners who left or surrendered"
+    assert sorted(side[0].value for side in found.sides) == ["about 200", "approximately 90"]  # not the foreigners' 40
+    assert find(analyse("How many local miners remained in the pit?"), claims) == []  # staying is no going
+
+
+def test_a_count_naming_no_group_takes_the_group_its_article_says_did_it():
+    from assistant.discrepancies import group_told
+
+    rows = article("Approximately 90 miners have surrendered, the army said. Those that surrendered are local, "
+                   "not foreigners, an official said.")
+    assert group_told(rows, "surrender") == {"local"}
+    assert group_told(rows, "left") == frozenset()
+    assert group_told(article("Those who left were all Syrians. Those who left were all foreigners."), "left") == frozenset()
