@@ -71,6 +71,10 @@ def answer_kind(text: str) -> str:
     lowered = re.sub(r"^(?:and|so|but|then|also),?\s+", "", spelled_out(text.lower().strip()))  # "and where did they go?"
     lowered = re.sub(r"^(?:according to|per|in the words of)\s+(?:(?!\b(?:how|what|who|when|where|why|which)\b)[^,?]){1,60},\s*(?=\w)",
                      "", lowered)  # "according to X, what …?": what is asked follows the source
+    lowered = re.sub(r"^(?:when|after|before|once|while|since|as soon as)\b(?=[^,?]*\b(?:was|were|is|are|had|has|have|did|\w+ed)\b)"
+                     r"[^,?]{1,80},\s*(?=(?:did|do|does|was|were|is|are|has|have|"
+                     r"had|can|could|would|will|who|what|which|how|where|why)\b)", "", lowered)  # "When the figure was
+    # cited, did it denote fighters alone …?": the main clause asks
     opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(lowered) \
         or re.match(r"(?:the|those|these|their|its)\b[^,;:—–?]*?\s(?:who|which)\b", lowered)  # "(and) the syrian ones who
     # left?": a noun phrase and its relative clause (not "the fighters in raqqa, they come from which countries?")
@@ -130,6 +134,7 @@ def _relative(text: str, at: int) -> bool:
 def counted_thing(text: str) -> list[str]:
     """Stems of what a "how many" question counts: "How many Syrian fighters left?" -> [syrian, fighter]."""
     text = fold_phrasal(text)  # "how many members gave themselves up": "… members surrender"
+    text = _TALKING_ABOUT.sub("how many", text)  # "how many are we talking about?": of those the question names
     part = _PART_OF.search(text)
     if part and not _AN_EVENT.fullmatch(part.group(1)):  # "how many of them are left?" counts them, not "left"
         return terms(part.group(1))  # "how many of them were kids?" counts kids
@@ -145,6 +150,7 @@ def counted_thing(text: str) -> list[str]:
     return ["popul"] if _POPULATION.search(text) else []  # "What was Raqqa's population?" counts inhabitants
 
 
+_TALKING_ABOUT = re.compile(r"\bhow many\s+(?:are|were|is)\s+(?:we|you|they)\s+(?:talking|speaking)\s+about\b", re.I)
 _NUMBER_OF = re.compile(_COUNTED.pattern.replace(r"\bhow many ", r"\b(?:the|what|a|an) (?:total )?number of "), re.I)
 _COUNTED_PLURAL = re.compile(r"\bhow many ((?:[\w\-’']+\s+){0,2}?[a-z][\w\-’']*s)\b", re.I)  # "how many members sit on …?"
 _POPULATION = re.compile(r"\bpopulation\b", re.I)
@@ -209,6 +215,9 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             question.compares = True
         if user and _CHALLENGE.search(text):  # "wait, didn't the Kurds say there was no deal?": their side beside the answer's
             question.compares = True
+        if user and _WHO_SAYS_WHICH.search(text):  # "who says which?": the earlier question, by every party's account
+            question.kind, question.compares = answer_kind(user), True
+            question.target = question.target or counted_thing(user)
         if not question.target and question.kind == "number":  # "the same count?" after "about 100 IS fighters had surrendered"
             question.target = counted_thing(user) or counted_thing(_strip_markers(assistant or ""))
         source = _strip_markers(assistant) if _WHO_SAID_THAT.search(text) and assistant else user  # what "that" is
@@ -329,6 +338,9 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 _FILLER = re.compile(r"^(?:(?:ok|okay|so|and|but|well|right|hmm+|wait|hang on)\b[\s,.!]*)+", re.I)
 _LINES_UP = re.compile(r"\b(?:lines? up|match(?:es)?|tall(?:y|ies)|squares?|fits?(?: in)?|(?:is|are|was|were) (?:the )?same as|(?:is|are|was|were) in line)"
                        r"\s+with\b", re.I)  # "that lines up with what the SDF says"
+# "who says which?", "ok who says there was one and who says there wasn't?": each party's side of the last answer
+_WHO_SAYS_WHICH = re.compile(r"^\s*(?:ok(?:ay)?,?\s+|so\s+|and\s+)?who\s+(?:says?|said|claims?|gives?|gave|puts?)\s+(?:which|what)\s*\??\s*$"
+                             r"|^(?:ok(?:ay)?\s+|so\s+|and\s+)?who\s+(?:says?|said)\b.*\band\s+who\s+(?:says?|said)\b", re.I)
 _IS_THAT_WHAT = re.compile(r"^(?:is|was|isn[’']?t|wasn[’']?t) (?:that|this|it) what\b.*\b(?:says?|said|reports?|reported|claims?|thinks?)\b", re.I)
 _COMPARATIVE = re.compile(r"\b(?:higher|lower|bigger|smaller|larger|more|fewer|less)\b", re.I)
 _ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|tall(?:y|ies)|how many)\b", re.I)

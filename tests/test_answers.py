@@ -1385,3 +1385,14 @@ def test_how_many_syrians_got_out_sets_the_coalitions_surrendered_beside_those_w
     values = {c.attributed_to: c.value for c in found.claims}
     assert any("100" in v for v in values.values()) and any("275" in v for v in values.values())
     assert any("coalition" in (who or "") for who in values)  # "Those that surrendered are local": the coalition's count is of them
+
+
+def test_a_leading_clause_of_time_leaves_the_kind_to_the_main_clause():
+    from assistant.question import answer_kind, counted_thing
+
+    assert answer_kind("When the figure of 90 evacuees was cited, did it denote miners alone?") == "yesno"
+    assert answer_kind("After the miners were freed, where did they go?") == "place"
+    assert answer_kind("When did the miners leave?") == "time"
+    assert answer_kind("after the flood, which part of the valley do the rebels still hold?") != "time"
+    # "how many are we talking about?" counts those the question names, not "talking"
+    assert counted_thing("The army says miners surrendered, the union says they left. How many are we talking about?") == []

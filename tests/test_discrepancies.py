@@ -515,3 +515,14 @@ def test_a_count_naming_no_group_takes_the_group_its_article_says_did_it():
     assert group_told(rows, "surrender") == {"local"}
     assert group_told(rows, "left") == frozenset()
     assert group_told(article("Those who left were all Syrians. Those who left were all foreigners."), "left") == frozenset()
+
+
+def test_who_says_which_after_an_answer_asks_the_earlier_question_by_every_account():
+    history = [{"role": "user", "content": "How many miners are still in the pit?"},
+               {"role": "assistant", "content": "Between 40 and 90, depending on the source."}]
+    q = analyse("Who says which?", history)
+    assert (q.kind, q.compares, q.target) == ("number", True, ["miner"])
+    q = analyse("ok who says there was one and who says there wasn't?",
+                [{"role": "user", "content": "Was there a deal?"}, {"role": "assistant", "content": "Reports conflict."}])
+    assert q.compares and q.kind == "yesno"
+    assert not analyse("Who says the pit is safe?").compares
