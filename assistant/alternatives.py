@@ -222,15 +222,9 @@ def releases(question: Question, evidence: list[Evidence], before: Callable[[Sen
     def speaks_of(sentence: Sentence) -> bool:
         return bool(_CAPTIVES.search(sentence.text) or _REFERS_BACK.match(sentence.text) and _CAPTIVES.search(before(sentence)))
 
-    def told(pattern: re.Pattern, unless: re.Pattern | None) -> Callable[[str], str | None]:
-        def quoted(text: str) -> str | None:
-            if not pattern.search(text) or unless and unless.search(text):
-                return None
-            return _words_telling(text, lambda clause: bool(pattern.search(clause)))
-        return quoted
-
-    kept = _sides(told(_KEPT, None), Subject(set(), set()), evidence, before, speaks_of=speaks_of)
-    freed = _sides(told(_FREED, _KEPT), Subject(set(), set()), evidence, before, speaks_of=speaks_of)
+    # "had refused to release them" is kept by its negation: no negation check on this side
+    kept = _sides(_telling(_KEPT), Subject(set(), set()), evidence, before, speaks_of=speaks_of)
+    freed = _sides(_telling(_FREED, _KEPT), Subject(set(), set()), evidence, before, speaks_of=speaks_of)
     if not _parties_differ(freed, kept):
         return []
     return [Found("whether they were freed", freed + kept, answers_kind=True)]
@@ -412,12 +406,19 @@ def _meant(event: str, text: str) -> bool:
 def _reports_matching(pattern: re.Pattern, unless: re.Pattern | None, subject: Subject, evidence, before,
                       relaxed: bool = False) -> list[list[Claim]]:
     """Each speaker's best report that matches `pattern` (and not `unless`), not negated."""
+    return _sides(_telling(pattern, unless, negated=False), subject, evidence, before, relaxed)
+
+
+def _telling(pattern: re.Pattern, unless: re.Pattern | None = None, negated: bool = True) -> Callable[[str], str | None]:
+    """What a text reports that matches `pattern`, as `_words_telling` quotes it; None when it
+    matches `unless` too, or, not `negated`, when a negation comes just before the match."""
     def told(text: str) -> str | None:
         match = pattern.search(text)
-        if not match or (unless and unless.search(text)) or _NEGATION.search(text[max(0, match.start() - 40):match.start()]):
+        if not match or (unless and unless.search(text)) \
+                or not negated and _NEGATION.search(text[max(0, match.start() - 40):match.start()]):
             return None
         return _words_telling(text, lambda clause: bool(pattern.search(clause)))
-    return _sides(told, subject, evidence, before, relaxed)
+    return told
 
 
 def _sides(told: Callable[[str], str | None], subject: Subject, evidence: list[Evidence], before,

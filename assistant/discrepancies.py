@@ -206,8 +206,7 @@ def bearing(found: list[Found], ranked: list, question: Question | None = None) 
 
     def counted(side: list[Claim]) -> bool:
         return counts and any(c.kind == "quantity" and stated(c) > least and counts_what_is_asked(question, c)
-                              and (c.event == event or c.event in others or {c.event, event} <= GOING)
-                              for c in side)  # its event told, not merely not another
+                              and counts_event(c.event, event, others) for c in side)  # its event told, not merely not another
 
     def bearing_part(f: Found) -> Found | None:
         denial = f.sides[-1][0] if f.sides[-1][0].kind == "denial" else None  # "does anyone contradict him?", and a denial of
@@ -312,7 +311,13 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
     if missing:
         return False  # the question names a qualifier ("foreign") this claim lacks
     event = question_event(question)
-    return event is None or claim.event in (event, None) or claim.event in other_events(question) or {event, claim.event} <= GOING
+    return event is None or claim.event is None or counts_event(claim.event, event, other_events(question))
+
+
+def counts_event(told: str | None, asked: str | None, others: set[str]) -> bool:
+    """Does a count of those who did `told` count the `asked` event: the same one, another the
+    question offers beside it (`others`), or the other half of one going (`GOING`)?"""
+    return told == asked or told in others or {told, asked} <= GOING
 
 
 # "Those that surrendered are local, not foreigners", "Those who have surrendered are only Syrians": who did it

@@ -225,15 +225,18 @@ class Index:
             import onnx  # noqa: F401
         except ImportError:
             return
-        model = embedding_model(self.settings.embed_model, self.settings.embed_batch_size)._model[0]
+        def export_to(target: Path) -> None:  # the torch model is loaded only if there is something to export
+            model = embedding_model(self.settings.embed_model, self.settings.embed_batch_size)._model[0]
+            export(model.auto_model, model.tokenizer, target)
+
         shared = shared_onnx_path(self.settings.cache_dir, self.settings.embed_model)
         try:
             if not shared.exists():
                 shared.parent.mkdir(parents=True, exist_ok=True)
-                export(model.auto_model, model.tokenizer, shared)
+                export_to(shared)
             place(shared, path)
         except OSError:  # a read-only or full cache: this store's own export
-            export(model.auto_model, model.tokenizer, path)
+            export_to(path)
 
     def _embed_in_steps(self, docstore, documents: list, progress: bool) -> None:
         if not documents:
