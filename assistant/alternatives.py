@@ -30,6 +30,8 @@ from assistant.question import Question
 from assistant.text import fold_phrasal, stem, terms
 
 _OR = re.compile(r",?\s+\bor\b\s+")
+# "What do the foreign holdouts want - a way out or a last stand?": of the holdouts
+_WH_AUX = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:what|which)\s+(?:do|does|did)\s+", re.I)
 _AUX = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:did|do|does|were|was|are|is|have|has|had|will|would)\b\s*", re.I)
 _NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong)\b|n[’']t\b", re.I)
 _SAID_FIRST = re.compile(r"^[A-Z][\w.’'\- ]{0,60}?\s(?:said|says|told \w+)\s+(?:that\s+)?")
@@ -92,7 +94,7 @@ def descriptions(question: Question, evidence: list[Evidence], distinctive: Call
     """ "Were the civilians in the convoy the fighters' families or human shields?": one party
     tells them as the first ("left along with their family members"), another as the second
     ("described the civilians … as human shields"). Each alternative is told by all of its
-    distinctive words and none of the other's; names ("the SDF or the coalition?"), events
+    distinctive words, and not by a report that has all of the other's too; names ("the SDF or the coalition?"), events
     (`disputed`) and places, times and counts are no descriptions."""
     asked = described(question.text)
     if asked is None or question.kind in ("place", "time", "number") or alternatives(question.text) is not None:
@@ -106,7 +108,7 @@ def descriptions(question: Question, evidence: list[Evidence], distinctive: Call
     def told(words: set[str], other: set[str]) -> Callable[[str], str | None]:
         def quoted(text: str) -> str | None:
             own = set(terms(text))
-            if not words <= own or other & own or not whom & own:
+            if not words <= own or other <= own or not whom & own:  # tells this one, not the other too
                 return None
             return _words_telling(text, lambda clause: words <= set(terms(clause)))
         return quoted
@@ -122,8 +124,10 @@ def descriptions(question: Question, evidence: list[Evidence], distinctive: Call
 
 def described(text: str) -> tuple[str, str] | None:
     """The two descriptions an either-or question offers of whom it asks about ("the fighters'
-    families", "human shields"), as written; None when it offers none, or a name."""
-    match = _DESCRIBED.search(text.strip()) or _DESCRIBED_AFTER_NOUN.search(text.strip())
+    families", "human shields"), as written; None when it offers none, or a name. The offer
+    may be one question of several ("… - families or hostages? how do the sources describe them")."""
+    match = next((m for part in re.split(r"(?<=\?)\s+", text.strip())
+                  for m in (_DESCRIBED.search(part) or _DESCRIBED_AFTER_NOUN.search(part),) if m), None)
     if not match or any(w[:1].isupper() for w in (match["a"] + " " + match["b"]).split()):
         return None
     first = match["a"]
@@ -135,9 +139,10 @@ def described(text: str) -> tuple[str, str] | None:
 _PLACED = re.compile(r"\b(?:in|on|with|from|of|at|by|inside|aboard)\s+(?:the\s+|a\s+|an\s+)?$", re.I)
 
 
-# "were they the fighters' families or hostages?", "who are they — family of fighters or human shield?"
+# "were they the fighters' families or hostages?", "who are they — family of fighters or human shield?",
+# "were they families of the fighters or hostages?"
 _DESCRIBED = re.compile(r"(?:\b(?:were|was|are|is)\s+(?:they|them|these|those|it)|[—–:]|\s-)\s+(?:(?:the|their|a|an)\s+)?"
-                        r"(?P<a>[\w’'\-]+(?:\s+[\w’'\-]+){0,2}?)\s*,?\s+or\s+(?:were\s+they\s+|are\s+they\s+|just\s+|simply\s+|"
+                        r"(?P<a>[\w’'\-]+(?:\s+[\w’'\-]+){0,3}?)\s*,?\s+or\s+(?:were\s+they\s+|are\s+they\s+|just\s+|simply\s+|"
                         r"really\s+|actually\s+)?(?:(?:the|their|a|an)\s+)?(?P<b>[\w’'\-]+(?:\s+[\w’'\-]+){0,2}?)\s*\?*\s*$", re.I)
 
 
@@ -306,14 +311,15 @@ def alternatives(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
     """The subject, (first event, second event) and whether it asks what was intended ("do
     they want to leave or fight on?"), of an either-or question; None when it offers no two
     different events."""
-    parts = _OR.split(text.strip().rstrip("?"), maxsplit=1)
+    parts = _OR.split(_WH_AUX.sub("", text.strip().rstrip("?")), maxsplit=1)
     if len(parts) != 2:
         return None
     first, second = event_in(parts[0], last=True), event_in(parts[1])  # "the jihadists still in Raqqa want out": the verb
     if not first or not second or first[0] == second[0]:
         return None
     before = fold_phrasal(_AUX.sub("", parts[0]))[: first[1]]
-    intended = bool(re.search(r"\bto\s*$", before)) or bool(_INTENT.search(fold_phrasal(parts[1])[: second[1]]))
+    intended = bool(re.search(r"\bto\s*$|" + _INTENT.pattern + r"\s*[-–—:,]?\s*(?:a|an|the)?\s*$", before, re.I)) \
+        or bool(_INTENT.search(fold_phrasal(parts[1])[: second[1]]))  # "… want to leave or …", "… want - a way out or …"
     words = [t for t in terms(_without_intent(before)) if t != "is" and t not in _MANNER]
     return Subject({t for t in words if t in QUALIFIERS}, {t for t in words if t not in QUALIFIERS}), (first[0], second[0]), intended
 
@@ -361,7 +367,7 @@ _MANNER = {stem(w) for w in ("simply", "merely", "actually", "really", "just", "
 def _without_intent(words: str) -> str:
     """ "the jihadists want to" -> "the jihadists", "they still bargaining for" -> "they": the subject
     without the verb of intention."""
-    return re.sub(rf"\s*(?:still\s+)?{_INTENT.pattern}(?:\s+to)?(?:\s+{_INTENT.pattern})?(?:\s+(?:to|for))?\s*$", "", words, flags=re.I)
+    return re.sub(rf"\s*(?:still\s+)?{_INTENT.pattern}(?:\s+to)?(?:\s+{_INTENT.pattern})?(?:\s+(?:to|for))?[\s\-–—:,]*$", "", words, flags=re.I)
 
 
 def tells_either(asked: tuple[Subject, tuple[str, str], bool], text: str) -> bool:
@@ -538,7 +544,7 @@ def same_party(a: str | None, b: str | None) -> bool:
 
 def _subject_words(text: str) -> str:
     """The subject as the question wrote it ("the Syrian IS fighters")."""
-    start = _AUX.match(text)
+    start = _AUX.match(text) or _WH_AUX.match(text)
     words = _TRUE_THAT.sub("", fold_phrasal(text[start.end() if start else 0:]))  # "is it true that the fighters …"
     refused = _REFUSED.search(words)  # "the foreigners turned down the deal"
     first = ("remain", refused.start()) if refused else event_in(words)

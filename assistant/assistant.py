@@ -18,12 +18,12 @@ from pathlib import Path
 
 from assistant import _offline, alternatives, retrieval
 from assistant.answer import Answer
-from assistant.answering.extractive import ExtractiveAnswerer, abstention
+from assistant.answering.extractive import ExtractiveAnswerer, abstention, person_meant
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import Claim, denial_claims, extract, refers_back, says_denial
-from assistant.discrepancies import (GOING, PEOPLE, QUALIFIERS, Evidence, Found, asked_heads, asks_about_figures, bearing, counts_what_is_asked,
-                                     denied_head, denied_phrase, denies_first, find, group_told, scoped_to_speaker)
+from assistant.discrepancies import (GOING, PEOPLE, QUALIFIERS, Evidence, Found, as_quoted, asked_heads, asks_about_figures, bearing,
+                                     counts_what_is_asked, denied_head, denied_phrase, denies_first, find, group_told, scoped_to_speaker)
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
@@ -46,6 +46,7 @@ MAX_ELSEWHERE = 2  # sentences stating what a denial denies taken from articles 
 MAX_OUTCOMES = 6  # sentences telling an either-or question's outcomes added to what retrieval found
 MAX_FIGURES = 6  # sentences with a figure for what is asked added to what retrieval found
 DISTINCTIVE = 0.12  # a speaker's name word used by fewer sentences than this singles the speaker out
+DESCRIPTIVE = 0.25  # a word of a description ("families") used by fewer sentences than this tells it apart
 
 
 class Assistant:
@@ -104,6 +105,7 @@ class Assistant:
             q.compares = True  # "And the US-led coalition?" after what the monitor said: its account beside the monitor's
         every = self._claims(ranked, q.focus)
         distinctive = lambda t: 0 < self.ranker.share(t) < DISTINCTIVE  # noqa: E731
+        descriptive = lambda t: 0 < self.ranker.share(t) < DESCRIPTIVE  # noqa: E731
         claims = scoped_to_speaker(q, every, distinctive, {e.speaker for e in evidence})
         if len(claims) < len(every) and not any(c.kind == "denial" and not c.predicate for c in claims):
             # "the coalition's line": nor is another speaker's assertion set against it; but what the
@@ -112,8 +114,8 @@ class Assistant:
             evidence = [e for e in evidence if e.speaker in speakers]
         found = find(q, claims, evidence) + alternatives.disputed(q, evidence, self._before) \
             + alternatives.destinations(q, evidence, self._before, distinctive) + alternatives.timings(q, evidence, self._before) \
-            + alternatives.descriptions(q, evidence, distinctive) + alternatives.releases(q, evidence, self._before)
-        found = bearing(found, ranked, q)
+            + alternatives.descriptions(q, evidence, descriptive) + alternatives.releases(q, evidence, self._before)
+        found = as_quoted(q, bearing(found, ranked, q), person_meant(q))
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
         draft = None

@@ -23,7 +23,7 @@ What it does not do: judge who is right, or compare claims across unrelated ques
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from assistant.answer import Claim as ClaimOut
@@ -31,7 +31,7 @@ from assistant.answer import Discrepancy
 from assistant.claims import DENIAL, EMPTY, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
 from assistant.question import ASKS_WHAT_WAS_SAID, TYPED, Question
-from assistant.text import PHRASES, VARIANTS, numbers, stem, term_set, terms
+from assistant.text import ORG_WORDS, PHRASES, VARIANTS, numbers, stem, term_set, terms
 
 _QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
@@ -71,7 +71,8 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     asked = set(question.terms) | set(question.context_terms)  # "And the foreign ones?" after "what did the coalition say"
     sourced = as_source(question.text) | as_source(question.context)
 
-    written = _written_as_names(f"{question.text} {question.context}")
+    own_written = _written_as_names(question.text)  # typed all in lower case, it names by any word, whatever came before
+    written = None if own_written is None else own_written | (_written_as_names(question.context) or set())
     counted = set(question.target) | _group_qualifiers(question.text)  # "how many Syrian fighters …", "where did the
     # Syrian IS fighters go?": "Syrian" tells which group is meant, not who tells
 
@@ -84,7 +85,8 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
 
     def named(speaker: str | None) -> bool:
         words = name_words(speaker)
-        return any(stem(w) in asked and stem(w) not in counted
+        return any(stem(w) in asked and stem(w) not in counted and stem(w) not in PEOPLE  # "people" names no one, not
+                   # even the Kurdish People's Protection Units
                    and (distinctive(stem(w)) and _names(w, written) or stem(w) in sourced) for w in words)
 
     scoped = [c for c in claims if named(c.speaker)]
@@ -173,6 +175,20 @@ def find(question: Question, claims: list[Claim], evidence: list[Evidence] | Non
             denials = [f for f in denials if denies_first(f.sides[-1][0], set(question.terms) - _EVERYWHERE)]
         found += denials
     return found
+
+
+def as_quoted(question: Question, found: list[Found], person: str | None) -> list[Found]:
+    """ "Do the outlets quote him with the same range?": how the articles quote one `person`
+    (a surname's stem, or None); what others say is no part of that, so each discrepancy keeps
+    only the sides that report that person's words, and is dropped when fewer than two remain."""
+    if person is None or not QUOTING_ONE.search(question.text):
+        return found
+    theirs = lambda side: [c for c in side if person in terms(c.speaker or "")]  # noqa: E731
+    kept = ((f, [s for s in (theirs(side) for side in f.sides) if s]) for f in found)
+    return [replace(f, sides=sides) for f, sides in kept if len(sides) >= 2]
+
+
+QUOTING_ONE = re.compile(r"\bquot\w*\s+(?:him|her)\b|\b(?:his|her)\s+(?:own\s+)?(?:words|quotes?|quotations?)\b", re.I)
 
 
 def bearing(found: list[Found], ranked: list, question: Question | None = None) -> list[Found]:
@@ -363,9 +379,11 @@ def context_qualifiers(text: str) -> frozenset[str]:
     """The qualifiers of what an earlier question asked about ("foreign" of "the foreign
     jihadists"), not those inside a name ("Syrian" of "the Syrian Observatory", "Syrian
     Democratic Forces"): a qualifier written before another capitalised word, unless that
-    word is an acronym ("Syrian IS fighters")."""
+    word is an acronym ("Syrian IS fighters"), nor one before an organisation's word in any case
+    ("the syrian observatory")."""
     words = re.findall(r"[A-Za-z][\w’'\-]*", PHRASES.sub("IS", text or ""))  # "Syrian Islamic State fighters" are Syrian
-    named = lambda i: words[i][0].isupper() and i + 1 < len(words) and words[i + 1][0].isupper() and not words[i + 1].isupper()
+    named = lambda i: i + 1 < len(words) and (words[i][0].isupper() and words[i + 1][0].isupper() and not words[i + 1].isupper()
+                                              or words[i + 1].lower() in ORG_WORDS - {"state", "group"})
     return frozenset(stem(w) for i, w in enumerate(words) if stem(w) in QUALIFIERS and not named(i))
 
 
@@ -742,7 +760,8 @@ def describe(found: Found, cites: dict) -> str:
         verb = {"quantity": f"put it at {_as_written(lead)}", "denial": "denied it",
                 "composition": f"said “{lead.value}”"}.get(lead.kind, "said so")
         words = _clause_saying(lead) if lead.predicate or lead.kind in ("assertion", "denial") else None
-        parts.append(f"{who(side)} {'said “' + words + '”' if words else verb} {refs(side)}")
+        told = _after_own_name(words, lead.speaker) if words else None  # "Bali described them as human shields"
+        parts.append(f"{who(side)} {told or ('said “' + words + '”' if words else verb)} {refs(side)}")
     return f"Accounts differ on {found.topic}: " + "; ".join(parts) + "."
 
 
@@ -798,7 +817,7 @@ def _clause_saying(claim: Claim) -> str | None:
         quoted = match and _inside_quotes(text, match.start())
         return re.split(r"[.;:\"“”]|,\s", text[quoted:])[0].strip(" ,") if quoted else None
     if claim.kind == "assertion" and claim.value != "asserted":  # the words its denier's sentence reports
-        return claim.value
+        return _without_speaker(claim.value, claim.speaker)
     wanted = {claim.predicate, _first_term(claim)} - {None}
     for clause in re.split(r",(?!\d)\s*|[;:\"“”()]\s*|\s+(?:and|but|while)\s+(?=[^,;]*\b(?:is|are|was|were|has|have|had|will|would)\b)", text):
         clause = clause.strip(" .")  # "and" starts a clause only when a verb follows ("…and preparations are under way…")
@@ -818,6 +837,16 @@ def _without_speaker(clause: str, speaker: str | None) -> str:
     if speaker and said and clause[:said.start()].strip().lower().endswith(speaker.lower()) and len(clause[said.end():].split()) >= 3:
         return clause[said.end():]
     return clause
+
+
+def _after_own_name(words: str, speaker: str | None) -> str | None:
+    """What follows the speaker's name when the quoted words open with it and a verb ("Bali
+    described the civilians … as human shields" -> "described the civilians … as human
+    shields"), so the rendering names the speaker once; else None."""
+    named = re.match(r"((?:[A-Z][\w’'\-.]*\s+){1,3})(?=[a-z]+(?:ed|s)\b)", words)
+    if not named or not speaker or not set(named.group(1).split()) <= set(speaker.split()):
+        return None
+    return words[named.end():]
 
 
 def _inside_quotes(text: str, at: int) -> int:

@@ -163,18 +163,21 @@ _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w
 
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
-    text = _one_question(in_full(text))
+    text = _one_question(_without_contrast(in_full(text)))
     question = Question(text=text, kind=answer_kind(text), terms=_topic_terms(text), target=counted_thing(text))
     asked, aside = _with_aside(text)
     if aside:  # "why were there civilians in the convoy? wasn't the deal that they'd be let go": the aside weighs half
         question.terms = _topic_terms(asked)
         question.context_terms = [t for t in terms(aside) if t not in question.terms]
+        if _EVERY_ACCOUNT.search(aside):  # "… Give me every number floating around.", "I'm seeing different numbers."
+            question.compares, question.context_terms = True, []  # every side's figure; the aside names no topic
     checked = _REPORTED.split(text)[-1] if _REPORTED.search(text) else None  # what is asked of a claim reported first
-    question.compares = bool(_ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
-                             or checked is not None and bool(_AGREEMENT.search(checked)  # "X says …. do the Kurds confirm that?"
-                                                             or _HOLDS_UP.search(checked)  # "… - did that hold up?"
-                                                             or _CHALLENGE.search(checked)  # "…, but didn't the YPG deny …?"
-                                                             or _WHICH_IS_RIGHT.match(checked)))  # "X says there was no deal. who is right?"
+    question.compares = question.compares or bool(
+        _ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
+        or checked is not None and bool(_AGREEMENT.search(checked)  # "X says …. do the Kurds confirm that?"
+                                        or _HOLDS_UP.search(checked)  # "… - did that hold up?"
+                                        or _CHALLENGE.search(checked)  # "…, but didn't the YPG deny …?"
+                                        or _WHICH_IS_RIGHT.match(checked)))  # "X says there was no deal. who is right?"
     if _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
         question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
     if len({n for n in names(text) if n.lower() not in STOP}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
@@ -213,6 +216,10 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             if _ASKS_FIGURE.search(text) and re.search(r"\d", assistant or ""):
                 question.kind = "number"  # "does the SDF give the same number?" after the monitor's "about 200"
             question.compares = True
+        if question.compares and (_CHECKS_ACCOUNTS.match(unfilled) or _HOW_THEY_DIFFER.match(unfilled)):
+            # "does he give the same range everywhere or does it move around?": the earlier topic, every account
+            # of it; the words of the check name no topic
+            question.terms = [t for t in question.terms if t not in _ACCOUNT_WORDS | _VARYING]
         if user and _CHALLENGE.search(text):  # "wait, didn't the Kurds say there was no deal?": their side beside the answer's
             question.compares = True
         if user and _WHO_SAYS_WHICH.search(text):  # "who says which?": the earlier question, by every party's account
@@ -261,6 +268,18 @@ _CHALLENGE = re.compile(r"^\s*(?:(?:wait|hold on|hang on|hmm+|but|and)\b[\s,.!]*
 # "Who said that?": whose words the answer just given reports, so those words are what to find
 _WHO_SAID_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|which \w+)\s+(?:was it that\s+)?(?:said|says|say|told|claimed|stated|made)\s+"
                             r"(?:that|this|it|those)\b", re.I)
+
+
+def _without_contrast(text: str) -> str:
+    """The question without an aside that says what it does not ask about: "How many Syrian
+    (not foreign) IS fighters got out?" counts the Syrian ones; "foreign" is no part of it."""
+    return _CONTRAST.sub("", text)
+
+
+_CONTRAST = re.compile(r"\s*\((?:not|rather than|as opposed to|excluding|except)\s+(?:the\s+)?[\w\-’']+(?:\s+ones?)?\s*\)"
+                       r"|,\s*(?:not|rather than|as opposed to)\s+(?:the\s+)?[\w\-’']+(?:\s+ones?)?\s*(?=,)", re.I)
+
+
 def _one_question(text: str) -> str:
     """ "and the foreign ones? are they allowed out too?" -> "are the foreign ones allowed out
     too?": an elliptical opening names whom the question after it means by its pronoun."""
@@ -285,6 +304,13 @@ def _with_aside(text: str) -> tuple[str, str]:
     return first + "?", rest.strip()
 
 
+# an aside asking for every account, or telling that accounts differ: "Give me every number floating around,
+# not just the official one", "I'm seeing different numbers"
+_EVERY_ACCOUNT = re.compile(r"\b(?:every|all(?: the)?|each|various|different|differing|conflicting|competing|other|both)\s+"
+                            r"(?:\w+\s+)?(?:numbers?|figures?|estimates?|counts?|tall(?:y|ies)|versions?|accounts?|claims?|sides?|"
+                            r"stories|story)\b|\bnot just (?:the|one)\b", re.I)
+
+
 def _with_accounts_check(text: str) -> tuple[str, str]:
     """A question, then another asking only whether the articles agree on it ("…? Is this
     reported the same way everywhere?", "…? Do the sources agree?"): (the question, the check);
@@ -300,6 +326,7 @@ def _with_accounts_check(text: str) -> tuple[str, str]:
 _ACCOUNT_WORDS = {"statement", "account", "way", "everywher", "consist", "differ", "agre", "disagre", "match", "contradict",
                   "give", "put", "figur", "number", "version", "outlet", "paper", "stori", "compar", "line", "talli", "squar",
                   "correspond", "jibe", "confirm", "disput"}
+_VARYING = {"move", "around", "vari", "chang", "shift", "rang"}  # "does the range move around?"
 _HOW_THEY_DIFFER = re.compile(r"^\s*(?:and\s+|so\s+)?(?:how|in what way|where)\b.*\b(?:differ|disagree|contradict|compare|vary)\w*\b", re.I)
 _CHECKS_ACCOUNTS = re.compile(r"^\s*(?:and\s+|but\s+|so\s+)?(?:is|are|was|were|do|does|did|has|have|had)\b.*\b(?:(?:the )?same|differently|"
                               r"differ\w*|consistent\w*|everywhere|agree\w*|disagree\w*|match\w*|contradict\w*|line\w* up|in line|"

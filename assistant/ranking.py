@@ -25,7 +25,7 @@ from assistant.discrepancies import ASKS_SHARE, counts_what_is_asked, question_e
 from assistant.index import Index, Sentence
 from assistant.question import ASKS_END, Question, spelled_out
 from assistant.retrieval import Evidence
-from assistant.text import OUTLETS, acronym_names, fold_phrasal, names, numbers, stem, term_set, terms, words
+from assistant.text import ORG_WORDS, OUTLETS, acronym_names, fold_phrasal, names, numbers, stem, term_set, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
 # Names of days and months are matched as capitalised ("May", not "may"); the rest in any case ("Last night, …").
@@ -356,10 +356,6 @@ def _by_acronym(own: frozenset[str], question: Question) -> frozenset[str]:
     return own.union(*spelled) if spelled else own
 
 
-ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "unit", "coalition", "group", "army",
-             "alliance", "militia", "militias", "democratic", "civil", "rights", "committee", "ministry", "government",
-             "agency", "party", "front", "reuters", "afp", "press", "news", "national", "international", "united",
-             "nations", "department", "office", "campaign", "protection"}
 _ROLE = (r"(spokes(?:man|woman|person)|head|leader|commander|chief|official|minister|president|"
          r"director|colonel|general|envoy|monitor|mayor|governor|member)s?\b")
 _ROLES = re.compile(r"\b" + _ROLE, re.I)
@@ -440,7 +436,7 @@ def named_next(index, sentence: Sentence, question: Question) -> Sentence | None
     speaker = index.lexicon.speaker_of(following) if following is not None else None
     if speaker is None or speaker.named_in != following:
         return None
-    person = re.findall(r"\b[A-Z][a-z][\w’'\-]*", speaker.name)
+    person = re.findall(r"\b[A-Z][a-z][\w’'\-]*", _ROLES.split(speaker.name)[-1])  # the name after any title
     roles = role_stems(speaker.name)
     if roles and not roles & role_stems(unnamed.group(0)):
         return None  # "one of its members …" then "Union head Ravi Das said …": another person

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from assistant.corpus import open_quote
 from assistant.index import Sentence
+from assistant.text import ORG_WORDS
 
 _ROLE = (r"(?:spokes(?:man|woman|person)|head|official|member|leader|commander|chief|minister|monitor|director|"
          r"colonel|general|officer|council|coalition|group|observatory|statement|source|activist|resident|mayor|"
@@ -121,7 +122,9 @@ def attribute(sentences: list[Sentence], index: int) -> Speaker | None:
         if named and not _PRONOUN.match(named) and not _INDEFINITE.match(named):
             return _fullest(named, sentences, sentences[index + 1])
     if own and not _PRONOUN.match(own):
-        return _fullest(own, sentences, sentences[index])
+        fullest = _fullest(own, sentences, sentences[index])
+        introduced = _introduced(sentences[index - 1].text) if index and fullest.name == own and _bare_name(own) else None
+        return Speaker(f"{introduced} {own}", fullest.named_in) if introduced else fullest
     if not own and open_quote(sentences[index].text):  # a quote that runs on: its speaker comes after
         for later in sentences[index + 1:index + 3]:
             found = speaker_in(later.text)
@@ -135,6 +138,29 @@ def attribute(sentences: list[Sentence], index: int) -> Speaker | None:
             if found and not _PRONOUN.match(found):
                 return _fullest(found, sentences, earlier)
     return None
+
+
+# "But a spokesman for the Kurdish People's Protection Units (YPG) … denied …": a role holder left unnamed
+_UNNAMED_ROLE = re.compile(r"\b[Aa]n?\s+(spokes(?:man|woman|person)|official|commander|member|leader)\s+(?:for|of|from)\s+"
+                           r"(?:the\s+)?((?:[A-Z][\w’'\-]*\s+){0,4}[A-Z][\w’'\-]*)")
+_NAMED_AFTER = re.compile(r"\s*(?:\([^)]*\))?\s*,\s*(?:[A-Z][\w’'\-]*\s+){1,2}[A-Z][\w’'\-]*\s*,")
+_BARE_NAME = re.compile(r"(?:[A-Z][a-z’'\-]+\s+){1,2}[A-Z][a-z’'\-]+")
+
+
+def _bare_name(name: str) -> bool:
+    """A person's name alone ("Nuri Mahmoud"): no role, no organisation."""
+    return bool(_BARE_NAME.fullmatch(name)) and not any(re.fullmatch(_ROLE, w, re.I) or w.lower() in ORG_WORDS
+                                                        for w in name.split())
+
+
+def _introduced(text: str) -> str | None:
+    """The role a sentence gives someone it leaves unnamed, as a title ("Kurdish People's
+    Protection Units spokesman"): the next sentence's bare name ("…," Nuri Mahmoud told AFP)
+    is, in news style, that role holder's."""
+    unnamed = _UNNAMED_ROLE.search(text)
+    if not unnamed or _ROLE_NAME.search(text) or _NAMED_AFTER.match(text, unnamed.end()):
+        return None  # the sentence names its role holder itself ("A spokesman for the Units, Ana Ruiz, …")
+    return f"{unnamed.group(2)} {unnamed.group(1)}"
 
 
 def mention_in(text: str) -> str | None:

@@ -49,7 +49,8 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "spearhead": "lead", "kurd": "kurdish", "turk": "turkish",  # a people and its adjective are one
             "seiz": "captur", "recaptur": "captur", "retak": "captur", "retook": "captur", "retaken": "captur",
             "messag": "contact", "holdout": "fighter", "guy": "member",
-            "uk": "britain", "british": "britain"}  # "the UK-based monitor" is the "Britain-based" one
+            "uk": "britain", "british": "britain",  # "the UK-based monitor" is the "Britain-based" one
+            "shield": "hostag"}  # "human shields" are hostages
 
 # News outlets a reader names as the teller of a story ("what does The National say …"): who
 # published an article, not what it is about, and an article need not name its own outlet.
@@ -194,8 +195,17 @@ def numbers(text: str) -> set[str]:
     return {n.replace(",", "").rstrip(".") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
 
 
+ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "unit", "coalition", "group", "army",
+             "alliance", "militia", "militias", "democratic", "civil", "rights", "committee", "ministry", "government",
+             "agency", "party", "front", "reuters", "afp", "press", "news", "national", "international", "united",
+             "nations", "department", "office", "campaign", "protection"}  # words of an organisation's name
+
+
+# Words a user writes in capitals for emphasis ("is it 275 fighters PLUS their families?"), never names
+_EMPHASIS = {"plus", "minus", "versus", "vs", "combined", "excluding", "without", "fewer", "less", "never", "none", "every",
+             "either", "neither", "nor", "total", "altogether", "instead"}
 _NAME = re.compile(r"\b(?:[A-Z][\w’'\-]*(?:\s+(?:of|for|al|bin|de|the)?\s*(?:al-)?[A-Z][\w’'\-]*)*)")
-_NOT_NAMES = STOP | {"but", "and", "under", "backed", "earlier", "last", "new", "mr", "col", "colonel"}
+_NOT_NAMES = STOP | {"but", "and", "under", "backed", "earlier", "last", "new", "mr", "col", "colonel"} | _EMPHASIS
 
 
 def names(text: str) -> set[str]:

@@ -70,6 +70,15 @@ def test_pronoun_and_short_names_resolve_to_the_fullest_form():
     assert attribute(rows, 1).named_in == rows[0]
 
 
+def test_a_bare_name_after_a_role_left_unnamed_is_that_role_holder():
+    rows = article("But a spokesman for the Northern Defence Units denied that any talks took place. "
+                   "\"We reject every report of a deal,\" Omar Haddad told Reuters. Omar Haddad said the road was open.")
+    assert attribute(rows, 1).name == "Northern Defence Units spokesman Omar Haddad"
+    assert attribute(rows, 2).name == "Omar Haddad"  # read only just after the sentence that gives the role
+    rows = article("A spokesman for the Northern Defence Units, Ana Ruiz, spoke first. \"No deal,\" Omar Haddad said.")
+    assert attribute(rows, 1).name == "Omar Haddad"  # the role holder is named already: another person
+
+
 def test_denials_carry_what_is_denied_and_any_reported_assertion():
     rows = article("The army denied that any civilians had been killed, after a local doctor said "
                    "\"eight civilians died\".")

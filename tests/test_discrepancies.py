@@ -313,7 +313,8 @@ def test_a_follow_up_asking_for_the_same_figure_compares_what_the_earlier_turn_c
     assert {side[0].value for side in found.sides} == {"up to 40", "90"}
     assert context_qualifiers("What did the Syrian Observatory say about the foreign jihadists?") == {"foreign"}
     assert context_qualifiers("How many Syrian Islamic State fighters left, the Syrian Democratic Forces say?") == {"syrian"}
-    assert context_qualifiers("how many left, according to the syrian observatory?") == {"syrian"}  # no capitals to tell by
+    assert context_qualifiers("how many left, according to the syrian observatory?") == frozenset()  # before "observatory"
+    assert context_qualifiers("how many syrian fighters left, according to the observatory?") == {"syrian"}
 
 
 def test_a_capitalised_name_word_names_a_speaker_only_when_the_question_capitalises_it():
@@ -429,6 +430,35 @@ def test_two_descriptions_offered_and_told_by_different_parties_are_a_discrepanc
     assert not bot.ask("Did the SDF or the coalition free the miners?").discrepancies  # names are no descriptions
 
 
+@pytest.mark.slow
+def test_descriptions_offered_in_a_question_followed_by_another_and_told_in_other_words_are_a_discrepancy(tmp_path):
+    from tests.test_answers import bot_over, storm_season
+
+    bot = bot_over(tmp_path, mine=(
+        "Miners freed\n\nUnion head Ravi Das said the people who came out with the 60 miners were their families. "
+        "Mayor Ines Paul described the people who came out with the miners as human shields of the gang. "
+        "Rescuers worked through the night. The pit had been closed for a week. Ships waited in the harbour. "
+        "Prices rose in the town. The road was cleared by noon.\n"),
+        weather=storm_season(14))
+    # the offer is one question of two; "hostages" are the mayor's "human shields"; "families of the miners" is four words
+    answer = bot.ask("the people who came out with the miners - families of the miners or hostages? how do the reports put it")
+    [dispute] = answer.discrepancies
+    assert dispute.topic == "whether they were families of the miners or hostages"
+    assert {c.attributed_to for c in dispute.claims} == {"Union head Ravi Das", "Mayor Ines Paul"}
+    # a report that names its own speaker is rendered with that name once, not "Mayor Ines Paul said “Mayor Ines Paul …”"
+    assert "Mayor Ines Paul described the people who came out with the miners as human shields of the gang [" in answer.text
+
+
+def test_everyday_words_for_people_name_no_speaker():
+    from assistant.claims import extract
+    from tests.test_claims import article
+
+    rows = article("The Northern People's Defence Units said 40 rebels remained. Ana Berg said only a few people remained.")
+    claims = [c for i in range(len(rows)) for c in extract(rows, i)]
+    q = analyse("are there still some people inside?")
+    assert scoped_to_speaker(q, claims, lambda t: True, {c.speaker for c in claims}) == claims
+
+
 def test_a_question_capitalised_only_at_its_start_names_no_speaker_by_a_word():
     from assistant.discrepancies import _written_as_names
 
@@ -526,3 +556,29 @@ def test_who_says_which_after_an_answer_asks_the_earlier_question_by_every_accou
                 [{"role": "user", "content": "Was there a deal?"}, {"role": "assistant", "content": "Reports conflict."}])
     assert q.compares and q.kind == "yesno"
     assert not analyse("Who says the pit is safe?").compares
+
+
+def test_asked_how_one_person_is_quoted_only_the_accounts_of_that_persons_words_disagree():
+    from assistant.discrepancies import as_quoted
+
+    claims = claims_of("Only 250 to 300 foreign miners remain, Talal Selo said.",
+                       "Talal Sello said no more than 200-300 foreign miners remain.",
+                       "The union said up to 150 foreign miners remain.")
+    history = [{"role": "user", "content": "What did Talal Selo say about the foreign miners who remain?"},
+               {"role": "assistant", "content": "Talal Selo said a few hundred foreign miners remain."}]
+    q = analyse("Do the papers quote him with the same range?", history)
+    found = find(q, claims)
+    [quoted] = as_quoted(q, found, "selo")  # "Sello" is a spelling of "Selo"
+    assert sorted(c.value for side in quoted.sides for c in side) == ["250 to 300", "no more than 200-300"]
+    assert as_quoted(analyse("Does the union agree with him?", history), found, "selo") == found  # no quoting asked
+    assert as_quoted(q, find(q, claims[1:]), "selo") == []  # his one account against the union's is no misquote
+
+
+def test_a_question_typed_in_lower_case_names_its_speaker_by_any_word_whatever_came_before():
+    history = [{"role": "user", "content": "how many sailors left the harbour on Monday?"},
+               {"role": "assistant", "content": "The NSU said 90 sailors left."}]
+    claims = claims_of("The Port Authority said about 40 sailors left the harbour.", "The NSU said 90 sailors left the harbour.")
+    [authority] = scoped_to_speaker(analyse("and the port authority?", history), claims, distinctive=lambda t: True)
+    assert authority.speaker == "The Port Authority"
+    [authority] = scoped_to_speaker(analyse("And the Port Authority?", history), claims, distinctive=lambda t: True)
+    assert authority.speaker == "The Port Authority"
