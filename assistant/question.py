@@ -163,7 +163,7 @@ _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w
 
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
-    text = _one_question(_without_contrast(in_full(text)))
+    text, told_differ = _without_told_differ(_one_question(_without_contrast(in_full(text))))
     question = Question(text=text, kind=answer_kind(text), terms=_topic_terms(text), target=counted_thing(text))
     asked, aside = _with_aside(text)
     if aside:  # "why were there civilians in the convoy? wasn't the deal that they'd be let go": the aside weighs half
@@ -178,7 +178,7 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
                                         or _HOLDS_UP.search(checked)  # "… - did that hold up?"
                                         or _CHALLENGE.search(checked)  # "…, but didn't the YPG deny …?"
                                         or _WHICH_IS_RIGHT.match(checked)))  # "X says there was no deal. who is right?"
-    if _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
+    if told_differ or _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
         question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
     if len({n for n in names(text) if n.lower() not in STOP}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
         question.compares = True  # "Did the YPG and the SDF tell the same story …?", "who puts it higher, X or Y?"
@@ -201,6 +201,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     if joined and answer_kind(joined.group(1)) not in (question.kind, "other", "yesno"):
         question.also = answer_kind(joined.group(1))
     previous = _previous_turns(normalise_history(history))
+    if previous and _CHALLENGE.search(text):  # "ok but didnt someone on the council say some got out anyway?" after
+        question.compares = True  # an answer: the challenge's side beside the others, even on a topic of its own
     if previous and _leans_on_history(text, question.terms):
         user, assistant = previous
         user = in_full(user)
@@ -263,7 +265,7 @@ _ASKED_OF_PARTY = re.compile(r"^\s*(?:and\s+|so\s+)?(?:what|how)\s+(?:did|does|d
 
 
 # A follow-up setting what another party said against the answer just given
-_CHALLENGE = re.compile(r"^\s*(?:(?:wait|hold on|hang on|hmm+|but|and)\b[\s,.!]*)*(?:i thought|didn[’']?t|did not|wasn[’']?t it|"
+_CHALLENGE = re.compile(r"^\s*(?:(?:wait|hold on|hang on|hmm+|but|and|ok|okay|so|yeah|yes|right|um+|uh+)\b[\s,.!]*)*(?:i thought|didn[’']?t|did not|wasn[’']?t it|"
                         r"weren[’']?t they|isn[’']?t it)\b.*\b(?:say|said|says|claim\w*|den(?:y|ied|ies)|insist\w*|told)\b", re.I)
 # "Who said that?": whose words the answer just given reports, so those words are what to find
 _WHO_SAID_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|which \w+)\s+(?:was it that\s+)?(?:said|says|say|told|claimed|stated|made)\s+"
@@ -278,6 +280,18 @@ def _without_contrast(text: str) -> str:
 
 _CONTRAST = re.compile(r"\s*\((?:not|rather than|as opposed to|excluding|except)\s+(?:the\s+)?[\w\-’']+(?:\s+ones?)?\s*\)"
                        r"|,\s*(?:not|rather than|as opposed to)\s+(?:the\s+)?[\w\-’']+(?:\s+ones?)?\s*(?=,)", re.I)
+
+
+def _without_told_differ(text: str) -> tuple[str, bool]:
+    """The question without a sentence in which the user says the accounts differ ("coalition
+    gives one surrender count, the locals another. how many IS actually gave themselves up?"),
+    and whether it had one: such a sentence asks for every account and names no topic (nor a
+    group: "the locals" there are a party)."""
+    if not _TOLD_DIFFER.search(text):
+        return text, False
+    parts = re.split(r"(?<=[.?!])\s+", text.strip())
+    kept = " ".join(p for p in parts if not _TOLD_DIFFER.search(p))
+    return (kept if "?" in kept else text), True
 
 
 def _one_question(text: str) -> str:
@@ -344,13 +358,18 @@ _SOURCES_AGREE = re.compile(r"\b(?:do|does|did|are|were|is)\s+(?:all\s+)?(?:the\
 _ONES_LINE = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|policy|account|version|statement|estimate|figure|number|count)\b",
                        re.I)  # "Do the articles agree on the coalition's position?": one party's account, as each article tells it
 _DISCREPANCY = re.compile(r"\b(?:discrepanc\w*|disagreements?|contradictions?|inconsistenc\w*)\b", re.I)
+# the user says the accounts differ: "the kurds say one thing, everyone else says another", "coalition gives one
+# surrender count, the locals another", "the timelines don't match"
+_TOLD_DIFFER = re.compile(r"\b(?:says?|said|claims?|claimed|gives?|gave|puts?|tells?|told|has|have)\s+one\s+(?:[\w\-]+\s+){0,2}?"
+                          r"(?:thing|number|figure|count|story|version|total|estimate|tally|answer)\b[^?]{0,80}?\b(?:another|something else)\b"
+                          r"|\b(?:don[’']?t|do not|doesn[’']?t|does not)\s+(?:match|agree|line up|add up|square|tally)\b", re.I)
 _SAME_OR_NOT = re.compile(r"\b(?:the same|agree\w*|disagree\w*|differ\w*|match\w*|consistent\w*|contradict\w*|line\w* up|"
                           r"at odds|in line)\b", re.I)  # two parties, and whether their accounts agree
 _WHO_MORE = re.compile(r"\b(?:who|which)\b[^?]*\b(?:higher|lower|more|fewer|less|bigger|larger|smaller|greater|most|fewest|least)\b", re.I)
 _HOLDS_UP = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:did|does|do|is|was|has|have)\s+(?:that|this|it)\b.*\b(?:hold(?:s|ing)? up|stand(?:s|ing)? up|"
-                       r"hold(?:s)? true|true|right|correct|accurate|pan(?:ned)? out|the case)\b", re.I)  # a reported claim, checked
-_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported|reckon(?:s|ed)?|believes?|believed|thinks?|thought|according to)\b[^.?!\-—–]*?"
-                       r"(?:[.?!\-—–]\s+|[,;]\s+(?=but\b))", re.I)  # a claim, then a question on it
+                       r"hold(?:s)? true|true|right|correct|accurate|pan(?:ned)? out|the case|happen\w*)\b", re.I)  # a reported claim, checked
+_REPORTED = re.compile(r"\b(?:says?|said|saying|claims?|claimed|claiming|reports?|reported|reckon(?:s|ed)?|believes?|believed|thinks?|thought|according to)\b[^.?!\-—–]*?"
+                       r"(?:[.?!\-—–]+\s+|[,;]\s+(?=but\b))", re.I)  # a claim, then a question on it ("… too... is that so?")
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}
 _ANYONE_DISPUTES = re.compile(r"\bvs\.?\s|\bversus\b|\bcompared? (?:to|with)\b"  # "sdf vs the observatory - who says more?"

@@ -34,6 +34,7 @@ i've i'm i'd i'll i’ve i’m i’d i’ll you've you’ve we've we’ve seen h
 wasn't weren't isn't aren't didn't doesn't don't hasn't haven't hadn't won't wouldn't couldn't
 wasn’t weren’t isn’t aren’t didn’t doesn’t don’t hasn’t haven’t hadn’t won’t wouldn’t couldn’t
 wait hmm ok okay didnt wasnt werent isnt arent doesnt dont hasnt havent hadnt wont wouldnt couldnt
+gonna gets getting
 """.split())
 
 # Spelling variants that name the same thing in this kind of news (not a discrepancy, and
@@ -50,7 +51,8 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "seiz": "captur", "recaptur": "captur", "retak": "captur", "retook": "captur", "retaken": "captur",
             "messag": "contact", "holdout": "fighter", "guy": "member",
             "uk": "britain", "british": "britain",  # "the UK-based monitor" is the "Britain-based" one
-            "shield": "hostag"}  # "human shields" are hostages
+            "shield": "hostag",  # "human shields" are hostages
+            "readi": "prepar"}  # "getting ready to leave": preparations are under way
 
 # News outlets a reader names as the teller of a story ("what does The National say …"): who
 # published an article, not what it is about, and an article need not name its own outlet.
@@ -106,6 +108,7 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\bclear(?:s|ed|ing)? out\b|\b(?:run|runs|ran|running) (?:off|away)\b|\bwalk(?:s|ed|ing)? (?:out|off|away)\b"
                        r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b", re.I), "left"),
            (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*) (?:a )?(?:ride|lift)\b", re.I), "depart"),
+           (re.compile(r"\bpull-?outs?\b", re.I), "withdrawal"),  # "how long did the pullout take?"
            (re.compile(r"\blet out\b", re.I), "allowed to leave"),  # "were they just let out of the city?"
            (re.compile(r"\b(?:a|their|its|his|her|the|some) way out\b", re.I), "leaving"),  # "bargaining for a way out"
            (re.compile(r"\bfight(?:s|ing)? it out\b|\bfought it out\b", re.I), "fight on"),

@@ -1426,3 +1426,33 @@ def test_an_aside_asking_for_every_figure_compares_the_accounts_and_names_no_top
     assert q.compares and q.context_terms == [] and {"sailor", "ship"} <= set(q.terms)
     assert analyse("How many sailors got off the ship? I'm seeing different numbers.").compares
     assert not analyse("How many sailors got off the ship? They left on Monday.").compares
+
+
+def test_a_user_saying_the_accounts_differ_asks_every_account_and_names_no_topic():
+    q = analyse("the union gives one count, the owners another. how many dockers went home?")
+    assert q.compares and q.kind == "number" and "docker" in q.terms and not {"union", "owner"} & set(q.terms)
+    assert analyse("was there a deal or not? the union says one thing, everyone else says another").compares
+    assert analyse("how long did the walkout last? the timelines don't match").compares
+    assert not analyse("how many dockers went home? the union gave one figure").compares
+
+
+def test_a_pullout_is_a_leaving_whose_time_can_be_asked():
+    from assistant.alternatives import asks_timing
+
+    assert asks_timing("how long did the pullout of the rebels take?") and asks_timing("how long did the pull-out take?")
+
+
+def test_a_reported_claim_checked_after_trailing_dots_or_a_headline_compares_the_accounts():
+    from assistant.text import terms
+
+    assert analyse("the monitor said the sailors are getting ready to leave too... is that gonna happen?").compares
+    assert analyse("saw a headline saying every sailor has already left the port. is that accurate??").compares
+    assert not analyse("the monitor said the sailors left... where did they go?").compares
+    assert "prepar" in terms("the sailors are getting ready to leave") and "get" not in terms("getting ready")
+
+
+def test_a_challenge_after_an_answer_compares_even_on_a_topic_of_its_own():
+    history = [{"role": "user", "content": "was the port council ok with the sailors leaving?"},
+               {"role": "assistant", "content": "No. The council said the sailors were not allowed to leave."}]
+    assert analyse("ok but didnt someone on the union say some sailors got out anyway?", history).compares
+    assert not analyse("ok and how many sailors got out?", history).compares
