@@ -20,7 +20,12 @@ TYPED = {"number", "time", "person", "place"}  # the kinds whose answer has a fo
 
 _KIND_PATTERNS = [
     ("number", r"\bhow many (?!(?:days|hours|weeks|months|years|minutes)\b)|\bhow (much|large|big|long a list)\b|\b(?:the|its|their|[\w’']+[’']s)\s+population\b|\bpopulation of\b|\b(?:what|which) (?:exact |precise |actual )?(number|share|percentage|proportion|portion|fraction|figure|range)\b|\bwhat (?:is|was|are|were) (?:the|their|his|her|its) (?:exact |precise |actual )?(?:numbers|figures|range|count|tally|totals?)\b|\bwhat per ?cent\b|\bnumber of\b|\bestimate[sd]?\b.*\b(fighters|people|civilians)\b"
-               r"|\bwhat(?:[’']s| is| was| were| are) the (?:population|size|death toll|toll|count|total|tally|strength|head ?count)\b|\bhead ?count\b|\b(?:death|casualty) tolls?\b"),
+               r"|\bwhat(?:[’']s| is| was| were| are) the (?:population|size|death toll|toll|count|total|tally|strength|head ?count)\b|\bhead ?count\b|\b(?:death|casualty) tolls?\b"
+               # "hundreds or thousands?", "200 or 275?"; a terse "Civilian numbers out of Raqqa?"
+               r"|\b(?:dozens|hundreds|thousands|(?!(?:19|20)\d\d\b)\d[\d,]*)\s*,?\s+or\s+(?:dozens|hundreds|thousands|\d[\d,]*)\b"
+               r"|^(?!(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|who|what|which|how|where|when|why)\b)"
+               r"(?:the\s+)?(?:[\w\-]+\s+){0,2}(?:numbers|counts?|tall(?:y|ies)|totals?)\b"  # not "tribal figures": people
+               r"(?![^?]*\b(?:is|are|was|were|do|does|did|don[’']?t|doesn[’']?t|match\w*|agree\w*|differ\w*)\b)"),
     ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (?:exact |calendar |specific |precise )?(day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),

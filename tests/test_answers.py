@@ -1456,3 +1456,14 @@ def test_a_challenge_after_an_answer_compares_even_on_a_topic_of_its_own():
                {"role": "assistant", "content": "No. The council said the sailors were not allowed to leave."}]
     assert analyse("ok but didnt someone on the union say some sailors got out anyway?", history).compares
     assert not analyse("ok and how many sailors got out?", history).compares
+
+
+def test_figures_offered_as_alternatives_or_a_terse_count_ask_for_a_number():
+    from assistant.question import answer_kind
+
+    assert answer_kind("Evacuees from the port: hundreds or thousands? Cite each.") == "number"
+    assert answer_kind("was it 200 or 275?") == "number"
+    assert answer_kind("Sailor numbers out of the port?") == "number"
+    assert answer_kind("did they leave in 2017 or 2018?") != "number"  # years
+    assert answer_kind("Did tribal figures have a hand in the deal?") != "number"  # people
+    assert answer_kind("do the numbers match?") != "number"
