@@ -37,6 +37,7 @@ _NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong)\b|n[’']t\
 _SAID_FIRST = re.compile(r"^[A-Z][\w.’'\- ]{0,60}?\s(?:said|says|told \w+)\s+(?:that\s+)?")
 _REFERS_BACK = re.compile(r"^\s*[\"“]?(?:the|they|these|those|their)\b", re.I)  # "The jihadists left…": those just named
 _ATTRIBUTION = re.compile(r",\s*(?:[^,\"“”]{0,80}?\s)?(?:said|says|told \w+|reported|added)(?: on \w+| yesterday| today)?\.?\s*$", re.I)
+_ACCORDING = re.compile(r"^\s*According to [^,]{1,60},\s*")  # "According to Mr Abdel Rahman, up to 150 …": what he said
 _ADDING = re.compile(r"^.*?\b(?:said|says|told \w+),?\s+(?:adding|saying)\s+(?:that\s+)?", re.I)  # "…, he said, adding they headed…"
 MAX_SPEAKERS = 2   # speakers quoted for one alternative
 WHOLE = 28         # a reported sentence up to this many words is quoted whole, else the clause with the event
@@ -463,7 +464,7 @@ def _reported(event: str, text: str, other: str) -> str | None:
 def _words_telling(text: str, tells: Callable[[str], bool]) -> str | None:
     """The words of `text` to quote for what it reports: the sentence without its closing
     attribution when short, else its clause for which `tells` holds."""
-    plain = _ATTRIBUTION.sub("", text).strip(" \"“”.")
+    plain = _ACCORDING.sub("", _ATTRIBUTION.sub("", text)).strip(" \"“”.")
     rest = _SAID_FIRST.sub("", plain)  # "A Raqqa official told AFP Syrian IS members had surrendered": what was told
     plain = rest if len(rest.split()) >= 4 else plain
     if len(plain.split()) <= WHOLE and not re.search(r"[\"“”]", plain):
@@ -551,3 +552,63 @@ def _subject_words(text: str) -> str:
     phrase = _without_intent(words[: first[1]]).strip(" ,") if first else ""
     phrase = re.sub(r"^.*\b(?:says?|said|claims?|claimed)\s+(?:that\s+)?", "", phrase)  # "the SDF says the foreigners …"
     return phrase[0].lower() + phrase[1:] if phrase[:1].isupper() and not phrase.split()[0].isupper() else phrase or "they"
+
+
+def headlines(question: Question, rows_of: Callable[[str], list[Sentence]], sources: list[str],
+              speaker_of: Callable[[Sentence], str | None]) -> list[Found]:
+    """ "A headline says all IS fighters have fled Raqqa - does the article back that?": an
+    article's headline tells all of a group as gone ("All IS fighters have fled …"), while
+    reports, in its own body first, tell some of that group as still there ("up to 150 foreign
+    jihadists remain in the city"). Asked only of a headline; `sources` are the articles
+    retrieval found, `rows_of(source)` an article's sentences, `speaker_of` who says one."""
+    if not _ASKS_HEADLINE.search(question.text):
+        return []
+    for source in sources:
+        rows = rows_of(source)
+        head = rows[0] if _is_headline(rows) else None
+        gone = _ALL_GONE.search(head.text) if head else None
+        if gone is None:
+            continue
+        group = set(terms(gone.group("group")))
+        qualifiers, nouns = group & QUALIFIERS, group - QUALIFIERS - {"is"}  # "All IS fighters": foreign or Syrian, fighters
+        if not nouns:
+            continue
+        bodies = rows[1:] + [s for other in sources if other != source for s in rows_of(other)[1:]]
+        told = [s for s in bodies if _still_there(s.text, qualifiers, nouns)]
+        said = Claim(head, "assertion", head.text.strip(), speaker=f"the headline of {source}")
+        remaining = lambda clause: _has("remain", fold_phrasal(clause))  # noqa: E731
+        sides = [[said]] + _by_party([Claim(s, "assertion", _words_telling(s.text, remaining) or s.text.strip(), speaker=speaker_of(s))
+                                      for s in told])
+        if len(sides) >= 2:
+            return [Found(f"whether all {gone.group('group').strip()} left", sides[: 1 + MAX_SPEAKERS], answers_kind=True)]
+    return []
+
+
+def _is_headline(rows: list[Sentence]) -> bool:
+    """Does the article open with a headline: a line of its own, set apart by a blank line, no full stop?"""
+    return len(rows) > 1 and rows[1].start - rows[0].end >= 2 and not re.search(r"[.!?\"”]\s*$", rows[0].text)
+
+
+def _still_there(text: str, qualifiers: set[str], nouns: set[str]) -> bool:
+    """Does `text` tell some of the group (of `qualifiers`, any more narrowly) as still there?"""
+    folded = fold_phrasal(text)
+    own = set(terms(text))
+    return _has("remain", folded) and not _negated("remain", text) and bool(own & nouns) and qualifiers <= own \
+        and not _ALL_GONE.search(text)
+
+
+def _by_party(claims: list[Claim]) -> list[list[Claim]]:
+    """Claims as sides, one per party, a party's reprints of one sentence with it."""
+    sides: list[list[Claim]] = []
+    for claim in claims:
+        side = next((s for s in sides if same_party(s[0].speaker, claim.speaker)), None)
+        if side is None:
+            sides.append([claim])
+        elif claim.sentence.text == side[0].sentence.text and claim.sentence.source not in {c.sentence.source for c in side}:
+            side.append(claim)
+    return sides
+
+
+_ASKS_HEADLINE = re.compile(r"\bhead(?:line|lines)\b|\btitle\b", re.I)
+_ALL_GONE = re.compile(rf"\b(?:all|every)\b(?P<group>(?:\s+[\w\-’']+){{1,4}}?)\s+(?:(?:have|has|had)\s+)?(?:(?:now|already)\s+)?"
+                       rf"(?:{EVENTS['left']})\b", re.I)

@@ -114,7 +114,9 @@ class Assistant:
             evidence = [e for e in evidence if e.speaker in speakers]
         found = find(q, claims, evidence) + alternatives.disputed(q, evidence, self._before) \
             + alternatives.destinations(q, evidence, self._before, distinctive) + alternatives.timings(q, evidence, self._before) \
-            + alternatives.descriptions(q, evidence, descriptive) + alternatives.releases(q, evidence, self._before)
+            + alternatives.descriptions(q, evidence, descriptive) + alternatives.releases(q, evidence, self._before) \
+            + alternatives.headlines(q, lambda source: self.index.sentences.get(source, []),
+                                     list(dict.fromkeys(e.sentence.source for e in evidence)), self._speaker_name)
         found = as_quoted(q, bearing(found, ranked, q), person_meant(q))
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
@@ -328,6 +330,10 @@ class Assistant:
         speaker as the sentence writes it ("…, a monitor said on Saturday")?"""
         written = speaker_in(evidence.sentence.text) or ""
         return bool(set(words) & (set(terms(evidence.speaker or "")) | set(terms(written))))
+
+    def _speaker_name(self, sentence) -> str | None:
+        speaker = self.index.lexicon.speaker_of(sentence)
+        return speaker.name if speaker else None
 
     def _before(self, sentence) -> str:
         """The text of the sentence before `sentence` in its article ("" for the first)."""

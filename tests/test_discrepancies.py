@@ -582,3 +582,21 @@ def test_a_question_typed_in_lower_case_names_its_speaker_by_any_word_whatever_c
     assert authority.speaker == "The Port Authority"
     [authority] = scoped_to_speaker(analyse("And the Port Authority?", history), claims, distinctive=lambda t: True)
     assert authority.speaker == "The Port Authority"
+
+
+@pytest.mark.slow
+def test_a_headline_telling_all_of_a_group_gone_is_set_against_reports_of_some_still_there(tmp_path):
+    from tests.test_answers import bot_over, storm_season
+
+    bot = bot_over(tmp_path, port=(
+        "All rebels have fled the port: monitor\n\n"
+        "All local rebels left the port this week, the monitor said. "
+        "According to Ana Berg, up to 40 foreign rebels remain in the port and talks on their fate go on. "
+        "The mayor visited the quay. Ships waited in the harbour. Prices rose in the town.\n"),
+        weather=storm_season(14))
+    answer = bot.ask("a headline says all rebels have fled the port. does the article back that up?")
+    [dispute] = [d for d in answer.discrepancies if d.topic == "whether all rebels left"]
+    assert [c.attributed_to for c in dispute.claims] == ["the headline of port.txt", "Ana Berg"]
+    assert "“up to 40 foreign rebels remain in the port and talks on their fate go on”" in answer.text  # without "According to"
+    # asked of no headline, the headline is no party
+    assert not [d for d in bot.ask("have all the rebels fled the port?").discrepancies if "headline" in str(d.claims)]
