@@ -33,7 +33,9 @@ from assistant.index import Sentence
 from assistant.question import ASKS_WHAT_WAS_SAID, TYPED, Question
 from assistant.text import ORG_WORDS, PHRASES, VARIANTS, numbers, stem, term_set, terms
 
-_QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"}  # question words; in claims "go free" is no departure
+_QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"  # question words; in claims "go free" is no departure
+                             r"|out of(?!\s+(?:the\s+)?(?:\d|them|those|these|all|every|each|a total|the total|its|their|his|her))"}
+# ("civilian numbers out of Raqqa?": those who left; not "how many out of 275", "out of them")
 _EVENT_PHRASE = {"left": "who left", "remain": "who remained", "surrender": "who surrendered",
                  "killed": "killed", "captured": "captured", "going": "who left or surrendered", None: ""}
 # Leaving and surrendering are one going in a count: the sources tell the same departure each way ("Those who

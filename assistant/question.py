@@ -156,7 +156,8 @@ def counted_thing(text: str) -> list[str]:
 
 
 _TALKING_ABOUT = re.compile(r"\bhow many\s+(?:are|were|is)\s+(?:we|you|they)\s+(?:talking|speaking)\s+about\b", re.I)
-_NUMBER_OF = re.compile(_COUNTED.pattern.replace(r"\bhow many ", r"\b(?:the|what|a|an) (?:total )?number of "), re.I)
+# "the number of …", "what number of …", "coalition number of IS out of Raqqa"
+_NUMBER_OF = re.compile(_COUNTED.pattern.replace(r"\bhow many ", r"\b(?:total )?numbers? of "), re.I)
 _COUNTED_PLURAL = re.compile(r"\bhow many ((?:[\w\-’']+\s+){0,2}?[a-z][\w\-’']*s)\b", re.I)  # "how many members sit on …?"
 _POPULATION = re.compile(r"\bpopulation\b", re.I)
 _PART_OF = re.compile(r"\bhow many of (?:them|those|these|the [\w\-]+)\s+(?:were|are|was|is)\s+((?:[\w\-’']+\s+){0,2}?[\w\-’']+)\s*\?*\s*$", re.I)

@@ -1467,3 +1467,13 @@ def test_figures_offered_as_alternatives_or_a_terse_count_ask_for_a_number():
     assert answer_kind("did they leave in 2017 or 2018?") != "number"  # years
     assert answer_kind("Did tribal figures have a hand in the deal?") != "number"  # people
     assert answer_kind("do the numbers match?") != "number"
+
+
+def test_numbers_out_of_a_place_count_those_who_left():
+    from assistant.discrepancies import question_event
+    from assistant.question import counted_thing
+
+    assert question_event(analyse("Sailor numbers out of the port?")) == "left"
+    assert question_event(analyse("how many out of the 275 were foreigners?")) != "left"
+    assert counted_thing("Monday figures: union number of dockers out of the port vs council number.") == ["docker"]
+    assert counted_thing("what was the number of foreign sailors in the port?") == ["foreign", "sailor"]
