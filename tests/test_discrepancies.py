@@ -600,3 +600,18 @@ def test_a_headline_telling_all_of_a_group_gone_is_set_against_reports_of_some_s
     assert "“up to 40 foreign rebels remain in the port and talks on their fate go on”" in answer.text  # without "According to"
     # asked of no headline, the headline is no party
     assert not [d for d in bot.ask("have all the rebels fled the port?").discrepancies if "headline" in str(d.claims)]
+
+
+def test_a_disagreement_no_single_sentence_answers_is_stated_alone_and_only_for_an_open_question():
+    from assistant.answering.extractive import ExtractiveAnswerer
+    from assistant.discrepancies import Found
+
+    rows = article("Only 40 to 50 foreign rebels remain, spokesman Ana Berg told the Post. "
+                   "Ana Berg told Reuters no more than 20-30 foreign rebels remain.")
+    claims = [c for i in range(len(rows)) for c in extract(rows, i) if c.kind == "quantity"]
+    found = [Found("the number of foreign rebels who remained", [[claims[0]], [claims[1]]])]
+    answerer = ExtractiveAnswerer(index=None)
+    draft = answerer.answer(analyse("I've seen her count reported two different ways. What are the two versions?"), [], found)
+    assert not draft.abstained and draft.text.startswith("The articles quote spokesman Ana Berg differently")
+    assert "40 to 50" in draft.text and "no more than 20-30" in draft.text
+    assert answerer.answer(analyse("Who is the rebel commander?"), [], found).abstained

@@ -41,6 +41,11 @@ class ExtractiveAnswerer:
 
     def answer(self, question: Question, statements: list[Statement], found: list[Found]) -> Draft:
         chosen = self.choose(question, statements, disputed=bool(found))
+        if not chosen and found and question.kind in ("other", "yesno"):  # "What are the two versions?", "is the range
+            # worded the same in both?": no sentence answers it alone; the disagreement does (a who, how many, when or
+            # where question is answered by a sentence that tells it, or not at all)
+            cites: dict = {}
+            return Draft(" ".join(describe(d, cites) for d in found), cites)
         if not chosen:
             return abstention(question)
         # a garbled reprint cut off mid-sentence is stated from the copy that has the sentence whole
