@@ -49,7 +49,7 @@ _COUNTED_STOP = STOP | {"including", "numbering", "remain", "left", "fled", "sur
 _QUALIFIER_WORDS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "turkish", "russian", "american",
                     "british", "french", "lebanese", "iranian", "western", "european", "domestic", "international"}
 # What a figure counts people doing, in claims and in questions (see discrepancies.question_event).
-EVENTS = {"remain": r"remain\w*|stay\w*|fight on|fight (?:to|until|till) the (?:end|death|last)|still in|trapped|holding out|holed up|left behind",
+EVENTS = {"remain": r"remain\w*|stay\w*|fight on|fight (?:to|until|till) the (?:end|death|last)|still in|trapped|stuck|holding out|holed up|left behind",
           "left": r"left|leav\w*|fled|flee\w*|withdr\w+|evacuat\w+|exit\w*|depart\w*|quit|pull\w* out",
           "surrender": r"surrender\w*|handed themselves|(?:gave|give|giving|given) (?:themselves )?up",
           "killed": r"kill\w*|died|dead|deaths?",

@@ -773,7 +773,21 @@ def _as_written(claim: Claim) -> str:
     empty = EMPTY.search(claim.sentence.text) if claim.kind == "quantity" and claim.value == "none" else None
     if empty:
         return f"“{empty.group()[empty.group().lower().find('empty'):]}”"
-    return claim.value + _counted_as_written(claim)
+    counted = _counted_as_written(claim)
+    return claim.value + counted if counted else _told_as_written(claim) or claim.value
+
+
+def _told_as_written(claim: Claim) -> str | None:
+    """A figure with no counted noun after it, quoted with what its sentence says they did ("a
+    few" -> "“only a few remained”"), so the reader sees a whole claim; None when no word of its
+    event follows within four words."""
+    text, value = claim.sentence.text, claim.value
+    at = text.lower().find(value.lower()) if value and claim.event in EVENTS else -1
+    told = re.match(rf"((?:\s+[\w’'\-]+){{0,3}}?\s+(?:{EVENTS[claim.event]}))\b", text[at + len(value):], re.I) if at >= 0 else None
+    if told is None:
+        return None
+    stressed = re.search(r"\b(?:only|just|still)\s+$", text[:at])
+    return f"“{stressed.group() if stressed else ''}{text[at:at + len(value)]}{told.group(1)}”"
 
 
 def _counted_as_written(claim: Claim) -> str:

@@ -365,10 +365,12 @@ _ONES_LINE = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|poli
                        re.I)  # "Do the articles agree on the coalition's position?": one party's account, as each article tells it
 _DISCREPANCY = re.compile(r"\b(?:discrepanc\w*|disagreements?|contradictions?|inconsistenc\w*)\b", re.I)
 # the user says the accounts differ: "the kurds say one thing, everyone else says another", "coalition gives one
-# surrender count, the locals another", "the timelines don't match"
+# surrender count, the locals another", "the timelines don't match", "i keep reading different things"
 _TOLD_DIFFER = re.compile(r"\b(?:says?|said|claims?|claimed|gives?|gave|puts?|tells?|told|has|have)\s+one\s+(?:[\w\-]+\s+){0,2}?"
                           r"(?:thing|number|figure|count|story|version|total|estimate|tally|answer)\b[^?]{0,80}?\b(?:another|something else)\b"
-                          r"|\b(?:don[’']?t|do not|doesn[’']?t|does not)\s+(?:match|agree|line up|add up|square|tally)\b", re.I)
+                          r"|\b(?:don[’']?t|do not|doesn[’']?t|does not)\s+(?:match|agree|line up|add up|square|tally)\b"
+                          r"|\b(?:reading|hearing|seeing|getting|read|heard|seen|got)\s+(?:\w+\s+)?(?:different|conflicting|contradictory|"
+                          r"mixed)\s+(?:things|stuff|reports|numbers|figures|stories|accounts|versions|answers|messages|signals)\b", re.I)
 _SAME_OR_NOT = re.compile(r"\b(?:the same|agree\w*|disagree\w*|differ\w*|match\w*|consistent\w*|contradict\w*|line\w* up|"
                           r"at odds|in line)\b", re.I)  # two parties, and whether their accounts agree
 _WHO_MORE = re.compile(r"\b(?:who|which)\b[^?]*\b(?:higher|lower|more|fewer|less|bigger|larger|smaller|greater|most|fewest|least)\b", re.I)

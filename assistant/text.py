@@ -109,6 +109,9 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b", re.I), "left"),
            (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*) (?:a )?(?:ride|lift)\b", re.I), "depart"),
            (re.compile(r"\bpull-?outs?\b", re.I), "withdrawal"),  # "how long did the pullout take?"
+           (re.compile(r"\bas well\b(?!\s+as\b)", re.I), "too"),  # "getting ready to leave as well": no "well"
+           (re.compile(r"\b(?:are|were|is) (?:we|you) talking(?: about)?\b(?!\s+(?:to|with)\b)", re.I), ""),  # "are we talking
+           # dozens or hundreds?": a figure of speech, no negotiation
            (re.compile(r"\blet out\b", re.I), "allowed to leave"),  # "were they just let out of the city?"
            (re.compile(r"\b(?:a|their|its|his|her|the|some) way out\b", re.I), "leaving"),  # "bargaining for a way out"
            (re.compile(r"\bfight(?:s|ing)? it out\b|\bfought it out\b", re.I), "fight on"),

@@ -1477,3 +1477,15 @@ def test_numbers_out_of_a_place_count_those_who_left():
     assert question_event(analyse("how many out of the 275 were foreigners?")) != "left"
     assert counted_thing("Monday figures: union number of dockers out of the port vs council number.") == ["docker"]
     assert counted_thing("what was the number of foreign sailors in the port?") == ["foreign", "sailor"]
+
+
+def test_mixed_signals_and_figures_of_speech_are_read_as_meant():
+    from assistant.text import terms
+
+    history = [{"role": "user", "content": "who was on the ship that left the port?"},
+               {"role": "assistant", "content": "Local sailors and their families."}]
+    q = analyse("were there any foreigners on it tho? i keep reading different things", history)
+    assert q.compares and "thing" not in q.terms  # the user tells that the accounts differ
+    assert "negoti" not in terms("how big is the crew, are we talking dozens or hundreds?")  # no talks
+    assert "negoti" in terms("are they talking to the union?")
+    assert "well" not in terms("the foreign ones were getting ready to leave as well")

@@ -615,3 +615,16 @@ def test_a_disagreement_no_single_sentence_answers_is_stated_alone_and_only_for_
     assert not draft.abstained and draft.text.startswith("The articles quote spokesman Ana Berg differently")
     assert "40 to 50" in draft.text and "no more than 20-30" in draft.text
     assert answerer.answer(analyse("Who is the rebel commander?"), [], found).abstained
+
+
+def test_a_figure_without_its_noun_is_quoted_with_what_its_sentence_says_they_did():
+    import re
+
+    from assistant.claims import EVENTS
+    from assistant.discrepancies import _as_written
+
+    rows = article("Ana Berg said all other sailors were to be let go, adding that she believed only a few remained. "
+                   "Some people are still stuck in the port, the mayor said.")
+    [few] = [c for c in extract(rows, 0) if c.kind == "quantity"]
+    assert _as_written(few) == "“only a few remained”"
+    assert re.search(rf"\b(?:{EVENTS['remain']})\b", rows[1].text)  # "still stuck in" is remaining
