@@ -395,12 +395,14 @@ _LINES_UP = re.compile(r"\b(?:lines? up|match(?:es)?|tall(?:y|ies)|squares?|fits
 # "who says which?", "ok who says there was one and who says there wasn't?": each party's side of the last answer
 _WHO_SAYS_WHICH = re.compile(r"^\s*(?:ok(?:ay)?,?\s+|so\s+|and\s+)?who\s+(?:says?|said|claims?|gives?|gave|puts?)\s+(?:which|what)\s*\??\s*$"
                              r"|^(?:ok(?:ay)?\s+|so\s+|and\s+)?who\s+(?:says?|said)\b.*\band\s+who\s+(?:says?|said)\b", re.I)
-_IS_THAT_WHAT = re.compile(r"^(?:is|was|isn[’']?t|wasn[’']?t) (?:that|this|it) what\b.*\b(?:says?|said|reports?|reported|claims?|thinks?)\b", re.I)
+# "is that what the monitor says?", "is that how selo put it too?"
+_IS_THAT_WHAT = re.compile(r"^(?:is|was|isn[’']?t|wasn[’']?t) (?:that|this|it) (?:what|how)\b.*\b(?:says?|said|reports?|reported|claims?|"
+                           r"thinks?|puts?|put|describes?|described|tells?|told|sees?|saw)\b", re.I)
 _COMPARATIVE = re.compile(r"\b(?:higher|lower|bigger|smaller|larger|more|fewer|less)\b", re.I)
 _ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|tall(?:y|ies)|how many)\b", re.I)
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along|square|tally|jibe)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
-                        r"|\b(?:the )?same (?:figure|number|estimate|range|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b"
+                        r"|\b(?:the )?same (?:figure|number|estimate|range|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b|\bthe same\s*[?.!]*\s*$"
                         r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bwhat (?:\w+\s+){1,4}(?:says?|said|reports?|reported|claims?|thinks?)\s+too\b|\beve(?:ryone|rybody)\b|\bother (?:sources|reports|people|outlets|articles|accounts)\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 
 

@@ -1489,3 +1489,11 @@ def test_mixed_signals_and_figures_of_speech_are_read_as_meant():
     assert "negoti" not in terms("how big is the crew, are we talking dozens or hundreds?")  # no talks
     assert "negoti" in terms("are they talking to the union?")
     assert "well" not in terms("the foreign ones were getting ready to leave as well")
+
+
+def test_a_follow_up_asking_whether_another_says_the_same_or_put_it_so_compares():
+    history = [{"role": "user", "content": "how many sailors left the port according to the union?"},
+               {"role": "assistant", "content": "About 200 sailors, the union said."}]
+    assert analyse("does the council say the same?", history).compares
+    assert analyse("is that how the mayor put it too?", history).compares
+    assert not analyse("where did they go?", history).compares
