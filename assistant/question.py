@@ -230,6 +230,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             question.terms = [t for t in question.terms if t not in _ACCOUNT_WORDS | _VARYING]
         if user and _CHALLENGE.search(text):  # "wait, didn't the Kurds say there was no deal?": their side beside the answer's
             question.compares = True
+        if user and _WHO_SAID_IT_DID.search(text) and _DENIED_IN.search(assistant or ""):
+            question.compares = True  # "wait so who said they did leave??" after a denial: the claim it denied, and by whom
         if user and _WHO_SAYS_WHICH.search(text):  # "who says which?": the earlier question, by every party's account
             question.kind, question.compares = answer_kind(user), True
             question.target = question.target or counted_thing(user)
@@ -274,6 +276,8 @@ _ASKED_OF_PARTY = re.compile(r"^\s*(?:and\s+|so\s+)?(?:what|how)\s+(?:did|does|d
 _CHALLENGE = re.compile(r"^\s*(?:(?:wait|hold on|hang on|hmm+|but|and|ok|okay|so|yeah|yes|right|um+|uh+)\b[\s,.!]*)*(?:i thought|didn[’']?t|did not|wasn[’']?t it|"
                         r"weren[’']?t they|isn[’']?t it)\b.*\b(?:say|said|says|claim\w*|den(?:y|ied|ies)|insist\w*|told)\b", re.I)
 # "Who said that?": whose words the answer just given reports, so those words are what to find
+_WHO_SAID_IT_DID = re.compile(r"\bwho\s+(?:said|says|claimed|claims|told \w+|reported)\s+(?:that\s+)?(?:they|it|he|she|some|any)\b", re.I)
+_DENIED_IN = re.compile(r"\b(?:den(?:y|ied|ies|ial)|wrong|rejected|dismissed|not true|false)\b", re.I)
 _WHO_SAID_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|which \w+)\s+(?:was it that\s+)?(?:said|says|say|told|claimed|stated|made)\s+"
                             r"(?:that|this|it|those)\b", re.I)
 

@@ -1497,3 +1497,12 @@ def test_a_follow_up_asking_whether_another_says_the_same_or_put_it_so_compares(
     assert analyse("does the council say the same?", history).compares
     assert analyse("is that how the mayor put it too?", history).compares
     assert not analyse("where did they go?", history).compares
+
+
+def test_who_said_it_did_after_a_denial_asks_for_the_denied_claim_beside_the_denial():
+    history = [{"role": "user", "content": "did any foreign sailors leave on the ship?"},
+               {"role": "assistant", "content": "The port council denied it; its head called a member's comment wrong."}]
+    assert analyse("wait so who said they did leave??", history).compares
+    told = [{"role": "user", "content": "did any foreign sailors leave on the ship?"},
+            {"role": "assistant", "content": "Yes, about 20 of them, the union said."}]
+    assert not analyse("wait so who said they did leave??", told).compares  # nothing was denied
