@@ -437,19 +437,12 @@ def _sides(told: Callable[[str], str | None], subject: Subject, evidence: list[E
     names no other group. `speaks_of(sentence)`, when given, says instead whether a report is
     about whom the question asks."""
     about = speaks_of or (lambda s: _mentions(subject, s, before(s)) if relaxed else _about(subject, s, before(s)))
-    sides: list[list[Claim]] = []
+    claims = []
     for item in sorted(evidence, key=lambda e: -e.relevance):
-        s = item.sentence
-        said = told(s.text) if item.speaker else None
-        if said is None or not about(s):
-            continue
-        side = next((side for side in sides if same_party(side[0].speaker, item.speaker)), None)
-        claim = Claim(s, "assertion", said, speaker=item.speaker, named_in=item.named_in)
-        if side is None and len(sides) < most:
-            sides.append([claim])
-        elif side is not None and s.text == side[0].sentence.text and s.source not in {c.sentence.source for c in side}:
-            side.append(claim)  # a syndicated copy of the same report
-    return sides
+        said = told(item.sentence.text) if item.speaker else None
+        if said is not None and about(item.sentence):
+            claims.append(Claim(item.sentence, "assertion", said, speaker=item.speaker, named_in=item.named_in))
+    return _by_party(claims, most)
 
 
 def _reported(event: str, text: str, other: str) -> str | None:
@@ -578,9 +571,9 @@ def headlines(question: Question, rows_of: Callable[[str], list[Sentence]], sour
         said = Claim(head, "assertion", head.text.strip(), speaker=f"the headline of {source}")
         remaining = lambda clause: _has("remain", fold_phrasal(clause))  # noqa: E731
         sides = [[said]] + _by_party([Claim(s, "assertion", _words_telling(s.text, remaining) or s.text.strip(), speaker=speaker_of(s))
-                                      for s in told])
+                                      for s in told], MAX_SPEAKERS)
         if len(sides) >= 2:
-            return [Found(f"whether all {gone.group('group').strip()} left", sides[: 1 + MAX_SPEAKERS], answers_kind=True)]
+            return [Found(f"whether all {gone.group('group').strip()} left", sides, answers_kind=True)]
     return []
 
 
@@ -597,14 +590,16 @@ def _still_there(text: str, qualifiers: set[str], nouns: set[str]) -> bool:
         and not _ALL_GONE.search(text)
 
 
-def _by_party(claims: list[Claim]) -> list[list[Claim]]:
-    """Claims as sides, one per party, a party's reprints of one sentence with it."""
+def _by_party(claims: list[Claim], most: int) -> list[list[Claim]]:
+    """Claims as sides: the first of each of up to `most` parties, with its syndicated copies
+    (the same sentence in other articles); a party's other reports are left out."""
     sides: list[list[Claim]] = []
     for claim in claims:
         side = next((s for s in sides if same_party(s[0].speaker, claim.speaker)), None)
-        if side is None:
+        if side is None and len(sides) < most:
             sides.append([claim])
-        elif claim.sentence.text == side[0].sentence.text and claim.sentence.source not in {c.sentence.source for c in side}:
+        elif side is not None and claim.sentence.text == side[0].sentence.text \
+                and claim.sentence.source not in {c.sentence.source for c in side}:
             side.append(claim)
     return sides
 

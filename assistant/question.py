@@ -207,8 +207,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     if joined and answer_kind(joined.group(1)) not in (question.kind, "other", "yesno"):
         question.also = answer_kind(joined.group(1))
     previous = _previous_turns(normalise_history(history))
-    if previous and _CHALLENGE.search(text):  # "ok but didnt someone on the council say some got out anyway?" after
-        question.compares = True  # an answer: the challenge's side beside the others, even on a topic of its own
+    if previous and _CHALLENGE.search(text):  # "wait, didn't the Kurds say there was no deal?", "ok but didnt someone on
+        question.compares = True  # the council say some got out anyway?": the challenge's side beside the answer's, on any topic
     if previous and _leans_on_history(text, question.terms):
         user, assistant = previous
         user = in_full(user)
@@ -228,8 +228,6 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             # "does he give the same range everywhere or does it move around?": the earlier topic, every account
             # of it; the words of the check name no topic
             question.terms = [t for t in question.terms if t not in _ACCOUNT_WORDS | _VARYING]
-        if user and _CHALLENGE.search(text):  # "wait, didn't the Kurds say there was no deal?": their side beside the answer's
-            question.compares = True
         if user and _WHO_SAID_IT_DID.search(text) and _DENIED_IN.search(assistant or ""):
             question.compares = True  # "wait so who said they did leave??" after a denial: the claim it denied, and by whom
         if user and _WHO_SAYS_WHICH.search(text):  # "who says which?": the earlier question, by every party's account
