@@ -104,7 +104,7 @@ PHRASES = re.compile(r"\bIslamic State(?: group)?\b|\bIslamic State of Iraq and 
 PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himself |herself |oneself )?up\b"
                        r"|\bhand(?:s|ed|ing)? themselves (?:in|over)\b", re.I), "surrender"),
            (re.compile(r"\b(?:pull|pulls|pulled|pulling) out\b|\b(?:slip|slips|slipped|slipping) (?:away|out)\b"
-                       r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b|\bhead(?:s|ed|ing)? (?:off|away)\b"
+                       r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b|\bhead(?:s|ed|ing)? (?:off|away|back)\b"
                        r"|\bclear(?:s|ed|ing)? out\b|\b(?:run|runs|ran|running) (?:off|away)\b|\bwalk(?:s|ed|ing)? (?:out|off|away)\b"
                        r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b", re.I), "left"),
            (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*) (?:a )?(?:ride|lift)\b", re.I), "depart"),
@@ -112,7 +112,10 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\bas well\b(?!\s+as\b)", re.I), "too"),  # "getting ready to leave as well": no "well"
            (re.compile(r"\b(?:are|were|is) (?:we|you) talking(?: about)?\b(?!\s+(?:to|with)\b)", re.I), ""),  # "are we talking
            # dozens or hundreds?": a figure of speech, no negotiation
-           (re.compile(r"\blet out\b", re.I), "allowed to leave"),  # "were they just let out of the city?"
+           (re.compile(r"\blet out\b|\blet go\b(?!\s+of\b)", re.I), "allowed to leave"),  # "were they just let out of the city?",
+           # "just let go?"; not "let go of"
+           (re.compile(r"\b((?:end|ends|ended|ending) up|they|them|those|these)\s+in\s+(?:the\s+)?(?:[\w\-]+[’']?s?\s+){0,2}?"
+                       r"(?:hands|custody)\b", re.I), r"\1 surrendered"),  # "did they end up in SDF hands?": given themselves up
            (re.compile(r"\b(?:a|their|its|his|her|the|some) way out\b", re.I), "leaving"),  # "bargaining for a way out"
            (re.compile(r"\bfight(?:s|ing)? it out\b|\bfought it out\b", re.I), "fight on"),
            (re.compile(r"\b(want|wants|wanted|wanting) out\b", re.I), r"\1 to leave"),

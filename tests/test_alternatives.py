@@ -194,3 +194,19 @@ def test_two_descriptions_are_read_after_where_the_people_were():
 def test_getting_a_ride_away_or_being_let_out_is_leaving(question):
     subject, events, _ = alternatives(question)
     assert events == ("surrender", "left") and subject.qualifiers == {"syrian"}
+
+
+@pytest.mark.parametrize("question", ["did the foreign miners actually surrender to the police or were they just let go?",
+                                      "Did the foreign miners who left end up in police hands, or were they heading back into the hills?",
+                                      "so were they in army custody now, or did they head off somewhere?"])
+def test_being_let_go_or_heading_back_is_leaving_and_ending_up_in_someones_hands_is_surrendering(question):
+    subject, events, _ = alternatives(question)
+    assert events == ("surrender", "left") and subject.qualifiers <= {"foreign"}
+
+
+def test_letting_go_of_someone_and_a_place_in_someones_hands_are_no_going():
+    from assistant.text import fold_phrasal
+
+    assert fold_phrasal("did the army let go of the hostages?") == "did the army let go of the hostages?"
+    assert fold_phrasal("Is the port now in police hands?") == "Is the port now in police hands?"
+    assert alternatives("were the miners let go?") is None
