@@ -54,9 +54,11 @@ def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sen
     if question.kind in ("time", "number"):  # "when did they leave or surrender?": `timings`; a count: the figures
         return []
     asked = alternatives(question.text) or one_intention(question.text)
+    alone = None if asked else surrendered(question.text)  # the other story is in no word of the question
+    asked = asked or alone
     earlier = asked is None and question.compares  # "does the monitor see it that way?": what the earlier turn asked or was told
     if earlier:
-        asked = one_intention(question.context) or _intention_told(question)
+        asked = one_intention(question.context) or _intention_told(question) or surrendered(question.context)
     if asked is None:
         return []
     subject, events, intended = asked
@@ -67,7 +69,7 @@ def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sen
         return []
     said = (lambda e: f"wanted to {_WANTED[e]}") if intended else _EVENT_WORDS.get
     topic = f"whether {_subject_words(question.text)} {said(events[0])} or {said(events[1])}"
-    return [Found(topic, [side for alternative in sides for side in alternative], answers_kind=earlier)]
+    return [Found(topic, [side for alternative in sides for side in alternative], answers_kind=earlier or bool(alone))]
 
 
 def destinations(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str],
@@ -338,6 +340,23 @@ def one_intention(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
         if told and told[0] in _OPPOSITE:
             return _subject_of(folded[: intent.start()]), (told[0], _OPPOSITE[told[0]]), True
     return None
+
+
+def surrendered(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
+    """The subject of a question whether they surrendered ("Did the Syrian IS members give
+    themselves up?", "is it true that they surrendered to the SDF?"), with (surrender, left):
+    whoever says they left (for unknown destinations, for the group's own territory) tells
+    another story. Not the other way round: those who surrendered left too. Not of those
+    who surrendered ("were any who surrendered foreigners?"): that asks who they were."""
+    asked = _SURRENDERED.match(fold_phrasal(text or ""))
+    if asked is None or re.search(r"\b(?:who|that|which|whom|any|anyone|anybody|some|how|where|when|why)\b", asked["subject"], re.I):
+        return None
+    return _subject_of(asked["subject"]), ("surrender", "left"), False
+
+
+# "did the Syrian IS members surrender", "is it true that they surrendered": the question's own verb
+_SURRENDERED = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:(?:did|do|does|have|has|had)\s+|(?:is|was)\s+it\s+(?:really\s+)?(?:true|correct|right)\s+that\s+)"
+                          r"(?P<subject>(?:[\w\-’']+\s+){1,6}?)(?:(?:actually|really|all|just|in fact)\s+)?(?:surrender\w*)\b", re.I)
 
 
 def _intention_told(question: Question) -> tuple[Subject, tuple[str, str], bool] | None:

@@ -210,3 +210,26 @@ def test_letting_go_of_someone_and_a_place_in_someones_hands_are_no_going():
     assert fold_phrasal("did the army let go of the hostages?") == "did the army let go of the hostages?"
     assert fold_phrasal("Is the port now in police hands?") == "Is the port now in police hands?"
     assert alternatives("were the miners let go?") is None
+
+
+def test_asked_whether_they_surrendered_a_report_that_they_left_for_elsewhere_is_the_other_story():
+    from assistant.alternatives import surrendered
+
+    found, before = evidence(("A town official said local rebels had surrendered overnight to the army.", "A town official"),
+                             ("The local rebels left the town with their families, heading to unknown destinations, "
+                              "the Valley Monitor said.", "the Valley Monitor"))
+    for question in ("Did the local rebels give themselves up to the army?", "is it true that the local rebels surrendered?"):
+        [dispute] = disputed(analyse(question), found, before.get)
+        assert [side[0].speaker for side in dispute.sides] == ["A town official", "the Valley Monitor"]
+        assert dispute.answers_kind  # the other story is in no word of the question, so it bears all the same
+    # and after that question, asked whether another source says the same
+    history = [{"role": "user", "content": "did the local rebels surrender?"},
+               {"role": "assistant", "content": "A town official said they had surrendered overnight [1]."}]
+    [dispute] = disputed(analyse("did the monitor say the same?", history), found, before.get)
+    assert [side[0].speaker for side in dispute.sides] == ["A town official", "the Valley Monitor"]
+    # asked whether they left, a surrender is one way of leaving: no other story
+    assert surrendered("Did the local rebels leave the town?") is None
+    assert disputed(analyse("Did the local rebels leave the town?"), found, before.get) == []
+    # of those who surrendered, who they were: no question whether they did
+    assert surrendered("Were any of the rebels who surrendered foreigners?") is None
+    assert surrendered("did the official say who surrendered?") is None
