@@ -53,12 +53,7 @@ def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sen
     `before(sentence)` is the text of the sentence before it in its article ("" for none)."""
     if question.kind in ("time", "number"):  # "when did they leave or surrender?": `timings`; a count: the figures
         return []
-    asked = alternatives(question.text) or one_intention(question.text)
-    alone = None if asked else surrendered(question.text)  # the other story is in no word of the question
-    asked = asked or alone
-    earlier = asked is None and question.compares  # "does the monitor see it that way?": what the earlier turn asked or was told
-    if earlier:
-        asked = one_intention(question.context) or _intention_told(question) or surrendered(question.context)
+    asked, unnamed = outcomes_asked(question)
     if asked is None:
         return []
     subject, events, intended = asked
@@ -69,7 +64,23 @@ def disputed(question: Question, evidence: list[Evidence], before: Callable[[Sen
         return []
     said = (lambda e: f"wanted to {_WANTED[e]}") if intended else _EVENT_WORDS.get
     topic = f"whether {_subject_words(question.text)} {said(events[0])} or {said(events[1])}"
-    return [Found(topic, [side for alternative in sides for side in alternative], answers_kind=earlier or bool(alone))]
+    return [Found(topic, [side for alternative in sides for side in alternative], answers_kind=unnamed)]
+
+
+def outcomes_asked(question: Question) -> tuple[tuple[Subject, tuple[str, str], bool] | None, bool]:
+    """The subject, two outcomes and whether it asks what was intended, as `alternatives` reads
+    an either-or question; else the intention it asks and its opposite (`one_intention`), or
+    whether they surrendered against that they left (`surrendered`); else, for a follow-up setting
+    accounts side by side ("does the monitor see it that way?"), what the earlier turn asked or
+    was told. And whether an outcome is in no word of the question, so that a report of it
+    bears however little else of the question it shares."""
+    asked = alternatives(question.text) or one_intention(question.text)
+    if asked is not None:
+        return asked, False
+    asked = surrendered(question.text)
+    if asked is None and question.compares:
+        asked = one_intention(question.context) or _intention_told(question) or surrendered(question.context)
+    return asked, asked is not None
 
 
 def destinations(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str],
@@ -363,8 +374,8 @@ def _intention_told(question: Question) -> tuple[Subject, tuple[str, str], bool]
     """ "does the SDF tell the same story?" after "what do the foreign fighters want?" was answered
     "they are asking to leave in one group": the intention the earlier answer told, of the group
     the earlier question asked about."""
-    told = one_intention(question.answered)
-    if told is None:
+    told = one_intention(question.answered) if _INTENT.search(fold_phrasal(question.context)) else None
+    if told is None:  # asked what they wanted ("what do the foreign fighters want?"), not what was negotiated
         return None
     subject, events, intended = told  # of whom: the group the earlier question named, if it named one
     asked = Subject(set(context_qualifiers(question.context)), set(terms(question.context)) & _PEOPLE)
@@ -392,10 +403,11 @@ def _without_intent(words: str) -> str:
 
 def tells_either(asked: tuple[Subject, tuple[str, str], bool], text: str) -> bool:
     """Does `text` tell one of the outcomes an either-or question offers (`asked`, as
-    `alternatives` read it), of its subject's kind?"""
-    subject, events, _ = asked
+    `alternatives` read it), of its subject's kind; as meant, when it asks what was intended?"""
+    subject, events, intended = asked
     folded = fold_phrasal(text)
-    return any(_has(event, folded) for event in events) and _names_no_other(subject, text)
+    return any(_has(event, folded) and (not intended or _meant(event, text)) for event in events) \
+        and _names_no_other(subject, text)  # asked what they wanted: an outcome told as meant ("decided to stay")
 
 
 def event_in(text: str, last: bool = False) -> tuple[str, int] | None:

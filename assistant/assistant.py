@@ -163,7 +163,7 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._figures_counting(q, evidence), q.query)
         if ASKS_WORDS.search(q.text):
             evidence += self.retriever.evidence_of(self._quotations_of(q, evidence), q.query)
-        asked = alternatives.alternatives(q.text) or alternatives.one_intention(q.text)  # "do they want out?": and the opposite
+        asked, _ = alternatives.outcomes_asked(q)  # "do they want out?": and the opposite
         if asked:
             evidence += self.retriever.evidence_of(self._outcomes_told(q, asked, evidence), q.query)
         if alternatives.asks_where(q):
@@ -344,15 +344,19 @@ class Assistant:
         sentences answer by what they say, so they need share fewer of the question's words
         (`LOW_FLOOR`): to "where did they go?", which borrows all its words from the earlier turn,
         one saying where someone headed ("The convoy would head to …"); to "does anyone contradict
-        him?", one stating what a denial found denies ("negotiations … are still ongoing")."""
+        him?", one stating what a denial found denies ("negotiations … are still ongoing"); to
+        "does the SDF say so too?" after "they are asking to leave", one telling what they meant
+        to do instead ("decided to stay and fight"), which no word of the question names."""
         evidence = []
         destination, timing, release = alternatives.asks_where(q), alternatives.asks_timing(q.text), alternatives.asks_release(q)
+        outcomes, unnamed = alternatives.outcomes_asked(q)
         denied = self._denied_heads(self._denials_asked(q, [r.sentence for r in ranked if r.relevance >= CLAIM_FLOOR]))
         for item in ranked:
             low = item.relevance >= LOW_FLOOR and (
                 destination and alternatives.tells_destination(item.sentence.text)
                 or timing and alternatives.tells_timing(item.sentence.text)
                 or release and alternatives.tells_release(item.sentence.text)
+                or unnamed and alternatives.tells_either(outcomes, item.sentence.text)
                 or denied & self.index.lexicon.terms_of(item.sentence) and not says_denial(item.sentence.text))
             if item.relevance >= CLAIM_FLOOR or low:
                 speaker = self.index.lexicon.speaker_of(item.sentence)

@@ -233,3 +233,18 @@ def test_asked_whether_they_surrendered_a_report_that_they_left_for_elsewhere_is
     # of those who surrendered, who they were: no question whether they did
     assert surrendered("Were any of the rebels who surrendered foreigners?") is None
     assert surrendered("did the official say who surrendered?") is None
+
+
+def test_a_follow_up_comparing_an_intention_the_earlier_turn_asked_about_asks_its_opposite_too():
+    from assistant.alternatives import outcomes_asked, tells_either
+
+    told = {"role": "assistant", "content": "According to the monitor, the foreign rebels are asking to leave in one group [1]."}
+    asked, unnamed = outcomes_asked(analyse("does the army say the same?", [
+        {"role": "user", "content": "what does the monitor say the foreign rebels want?"}, told]))
+    assert asked[1:] == (("left", "remain"), True) and asked[0].qualifiers == {"foreign"} and unnamed
+    # an outcome told as meant is one such a question wants; one that merely happened is not
+    assert tells_either(asked, "Only 300 foreign rebels who refused the deal and decided to stay remain in the town.")
+    assert not tells_either(asked, "Some 200 foreign rebels left the town on Friday.")
+    # the earlier turn asked about talks: the intention its answer happened to tell is not what is compared
+    compared = analyse("does the army say the same?", [{"role": "user", "content": "are there talks over the foreign rebels?"}, told])
+    assert compared.compares and outcomes_asked(compared) == (None, False)
