@@ -405,7 +405,7 @@ _ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|ta
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along|square|tally|jibe)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
                         r"|\b(?:the )?same (?:figure|number|estimate|range|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b|\bthe same\s*[?.!]*\s*$"
-                        r"|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bwhat (?:\w+\s+){1,4}(?:says?|said|reports?|reported|claims?|thinks?)\s+too\b|\beve(?:ryone|rybody)\b|\bother (?:sources|reports|people|outlets|articles|accounts)\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
+                        r"|\bthe same (?:in|across) (?:all|every|each|both|the other)\b|\bthe same everywhere\b|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bwhat (?:\w+\s+){1,4}(?:says?|said|reports?|reported|claims?|thinks?)\s+too\b|\beve(?:ryone|rybody)\b|\bother (?:sources|reports|people|outlets|articles|accounts)\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 
 
 # A party named in lower case: "did the kurds confirm that?", "does the coalition agree?"

@@ -1506,3 +1506,13 @@ def test_who_said_it_did_after_a_denial_asks_for_the_denied_claim_beside_the_den
     told = [{"role": "user", "content": "did any foreign sailors leave on the ship?"},
             {"role": "assistant", "content": "Yes, about 20 of them, the union said."}]
     assert not analyse("wait so who said they did leave??", told).compares  # nothing was denied
+
+
+@pytest.mark.parametrize("check", ["Is that figure the same in all the reports?", "is it the same across all outlets?",
+                                   "is that number the same everywhere?"])
+def test_asking_whether_a_figure_is_the_same_in_every_report_compares_every_account(check):
+    earlier = [{"role": "user", "content": "How many miners did the union say were still underground?"},
+               {"role": "assistant", "content": "The union said no more than 20-30 miners were still underground [1]."}]
+    asked = analyse(check, earlier)
+    assert asked.compares and asked.kind == "number"
+    assert not analyse("is the mine in the same town as the union office?", earlier).compares
