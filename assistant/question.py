@@ -140,6 +140,7 @@ def counted_thing(text: str) -> list[str]:
     """Stems of what a "how many" question counts: "How many Syrian fighters left?" -> [syrian, fighter]."""
     text = fold_phrasal(text)  # "how many members gave themselves up": "… members surrender"
     text = _TALKING_ABOUT.sub("how many", text)  # "how many are we talking about?": of those the question names
+    text = _HOW_MANY_ADVERB.sub("how many ", text)  # "how many actually surrendered?": as "how many surrendered?"
     part = _PART_OF.search(text)
     if part and not _AN_EVENT.fullmatch(part.group(1)):  # "how many of them are left?" counts them, not "left"
         return terms(part.group(1))  # "how many of them were kids?" counts kids
@@ -155,6 +156,7 @@ def counted_thing(text: str) -> list[str]:
     return ["popul"] if _POPULATION.search(text) else []  # "What was Raqqa's population?" counts inhabitants
 
 
+_HOW_MANY_ADVERB = re.compile(r"\bhow many\s+(?:(?:actually|really|truly|in fact|in the end|eventually|finally|just|all)\s+)+", re.I)
 _TALKING_ABOUT = re.compile(r"\bhow many\s+(?:are|were|is)\s+(?:we|you|they)\s+(?:talking|speaking)\s+about\b", re.I)
 # "the number of …", "what number of …", "coalition number of IS out of Raqqa"
 _NUMBER_OF = re.compile(_COUNTED.pattern.replace(r"\bhow many ", r"\b(?:total )?numbers? of "), re.I)

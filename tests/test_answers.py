@@ -1516,3 +1516,13 @@ def test_asking_whether_a_figure_is_the_same_in_every_report_compares_every_acco
     asked = analyse(check, earlier)
     assert asked.compares and asked.kind == "number"
     assert not analyse("is the mine in the same town as the union office?", earlier).compares
+
+
+@pytest.mark.parametrize("question, plain", [("how many actually surrendered?", "how many surrendered?"),
+                                             ("How many really left the mine?", "How many left the mine?"),
+                                             ("how many in the end gave themselves up?", "how many gave themselves up?")])
+def test_an_adverb_after_how_many_is_not_what_is_counted(question, plain):
+    from assistant.question import counted_thing
+
+    assert counted_thing(question) == counted_thing(plain) != []
+    assert counted_thing("how many actually surrendered?") == ["peopl"]  # whoever did, unnamed; not "actual"
