@@ -237,7 +237,10 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             question.target = question.target or counted_thing(user)
         if not question.target and question.kind == "number":  # "the same count?" after "about 100 IS fighters had surrendered"
             question.target = counted_thing(user) or counted_thing(_strip_markers(assistant or ""))
-        source = _strip_markers(assistant) if _WHO_SAID_THAT.search(text) and assistant else user  # what "that" is
+        # what "that" is: the answer's words, when asked who said it or when the earlier question named
+        # little but a figure ("where does the 275 figure come from?" … "does anyone dispute that number?")
+        thin = question.compares and len([t for t in terms(user) if t not in _ACCOUNT_WORDS]) < 2
+        source = _strip_markers(assistant) if (_WHO_SAID_THAT.search(text) or thin) and assistant else user
         question.context_terms = list(dict.fromkeys([t for t in terms(source) if t not in question.terms] + question.context_terms))
         question.context_names = names(user) | names(_strip_markers(assistant))
         question.context = user

@@ -1526,3 +1526,12 @@ def test_an_adverb_after_how_many_is_not_what_is_counted(question, plain):
 
     assert counted_thing(question) == counted_thing(plain) != []
     assert counted_thing("how many actually surrendered?") == ["peopl"]  # whoever did, unnamed; not "actual"
+
+
+def test_a_comparing_follow_up_to_a_question_naming_little_but_a_figure_reads_the_topic_from_the_answer():
+    told = {"role": "assistant", "content": "Union leader Ana Berg said 40 miners were still underground [1]."}
+    asked = analyse("does anyone dispute that number?", [{"role": "user", "content": "where does the 40 figure come from?"}, told])
+    assert asked.compares and {"miner", "underground"} <= set(asked.context_terms)
+    # an earlier question that names its topic keeps it
+    named = analyse("does anyone dispute that number?", [{"role": "user", "content": "how many miners are still underground?"}, told])
+    assert "ana" not in named.context_terms and {"miner", "underground"} <= set(named.context_terms)
