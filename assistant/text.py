@@ -213,7 +213,8 @@ ORG_WORDS = {"state", "forces", "force", "council", "observatory", "units", "uni
 # Words a user writes in capitals for emphasis ("is it 275 fighters PLUS their families?"), never names
 _EMPHASIS = {"plus", "minus", "versus", "vs", "combined", "excluding", "without", "fewer", "less", "never", "none", "every",
              "either", "neither", "nor", "total", "altogether", "instead"}
-_NAME = re.compile(r"\b(?:[A-Z][\w’'\-]*(?:\s+(?:of|for|al|bin|de|the)?\s*(?:al-)?[A-Z][\w’'\-]*)*)")
+_NAME = re.compile(r"\b(?:[A-Z][\w’'\-]*(?:\s+(?:of|for|al|bin|de|the)?\s*(?:(?:al|el|ad|ar|as|at|az|an|ash|ed|er|es|et|ez)-)?"
+                   r"[A-Z][\w’'\-]*)*)")  # "Abu Bakr al-Baghdadi", "Deir ez-Zor": the Arabic article joins the name
 _NOT_NAMES = STOP | {"but", "and", "under", "backed", "earlier", "last", "new", "mr", "col", "colonel"} | _EMPHASIS
 
 

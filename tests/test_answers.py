@@ -1535,3 +1535,12 @@ def test_a_comparing_follow_up_to_a_question_naming_little_but_a_figure_reads_th
     # an earlier question that names its topic keeps it
     named = analyse("does anyone dispute that number?", [{"role": "user", "content": "how many miners are still underground?"}, told])
     assert "ana" not in named.context_terms and {"miner", "underground"} <= set(named.context_terms)
+
+
+def test_an_arabic_article_joins_a_name_in_any_of_its_spellings():
+    from assistant.ranking import asked_names
+
+    assert asked_names("Which town in Deir ez-Zor did the army take?") == ["Deir ez-Zor"]  # not "Deir" and "Zor"
+    assert asked_names("Did they head to Deir el-Zour or Ar-Raqqa?") == ["Ar-Raqqa", "Deir el-Zour"]
+    assert asked_names("Was Abu Bakr al-Rashidi in the port?") == ["Abu Bakr al-Rashidi"]
+    assert asked_names("Did Tomas Vey and Ana Berg meet?") == ["Ana Berg", "Tomas Vey"]
