@@ -73,13 +73,19 @@ def outcomes_asked(question: Question) -> tuple[tuple[Subject, tuple[str, str], 
     whether they surrendered against that they left (`surrendered`); else, for a follow-up setting
     accounts side by side ("does the monitor see it that way?"), what the earlier turn asked or
     was told. And whether an outcome is in no word of the question, so that a report of it
-    bears however little else of the question it shares."""
-    asked = alternatives(question.text) or one_intention(question.text)
+    bears however little else of the question it shares. Read once per question and turn:
+    retrieval, the evidence and the dispute all ask it."""
+    return _outcomes_asked(question.text, question.context, question.answered, question.compares)
+
+
+@lru_cache(maxsize=256)
+def _outcomes_asked(text: str, context: str, answered: str, compares: bool) -> tuple[tuple[Subject, tuple[str, str], bool] | None, bool]:
+    asked = alternatives(text) or one_intention(text)
     if asked is not None:
         return asked, False
-    asked = surrendered(question.text)
-    if asked is None and question.compares:
-        asked = one_intention(question.context) or _intention_told(question) or surrendered(question.context)
+    asked = surrendered(text)
+    if asked is None and compares:
+        asked = one_intention(context) or _intention_told(context, answered) or surrendered(context)
     return asked, asked is not None
 
 
@@ -370,15 +376,15 @@ _SURRENDERED = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:(?:did|do|does|have|h
                           r"(?P<subject>(?:[\w\-’']+\s+){1,6}?)(?:(?:actually|really|all|just|in fact)\s+)?(?:surrender\w*)\b", re.I)
 
 
-def _intention_told(question: Question) -> tuple[Subject, tuple[str, str], bool] | None:
-    """ "does the SDF tell the same story?" after "what do the foreign fighters want?" was answered
-    "they are asking to leave in one group": the intention the earlier answer told, of the group
-    the earlier question asked about."""
-    told = one_intention(question.answered) if _INTENT.search(fold_phrasal(question.context)) else None
+def _intention_told(context: str, answered: str) -> tuple[Subject, tuple[str, str], bool] | None:
+    """ "does the SDF tell the same story?" after "what do the foreign fighters want?" (`context`)
+    was answered "they are asking to leave in one group" (`answered`): the intention the earlier
+    answer told, of the group the earlier question asked about."""
+    told = one_intention(answered) if _INTENT.search(fold_phrasal(context)) else None
     if told is None:  # asked what they wanted ("what do the foreign fighters want?"), not what was negotiated
         return None
     subject, events, intended = told  # of whom: the group the earlier question named, if it named one
-    asked = Subject(set(context_qualifiers(question.context)), set(terms(question.context)) & _PEOPLE)
+    asked = Subject(set(context_qualifiers(context)), set(terms(context)) & _PEOPLE)
     return Subject(asked.qualifiers or subject.qualifiers, asked.nouns or subject.nouns), events, intended
 
 
