@@ -186,7 +186,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
                                         or _HOLDS_UP.search(checked)  # "… - did that hold up?"
                                         or _CHALLENGE.search(checked)  # "…, but didn't the YPG deny …?"
                                         or _WHICH_IS_RIGHT.match(checked)))  # "X says there was no deal. who is right?"
-    if told_differ or _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
+    if told_differ or _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _OR_DENIED.search(text) \
+            or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
         question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
     if len({n for n in names(text) if n.lower() not in STOP}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
         question.compares = True  # "Did the YPG and the SDF tell the same story …?", "who puts it higher, X or Y?"
@@ -370,6 +371,9 @@ _SOURCES_AGREE = re.compile(r"\b(?:do|does|did|are|were|is)\s+(?:all\s+)?(?:the\
                             r"conflict|contradict|say the same|tell the same|give the same|square|tally)", re.I)  # "Do the articles agree on …?"
 _ONES_LINE = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|policy|account|version|statement|estimate|figure|number|count)\b",
                        re.I)  # "Do the articles agree on the coalition's position?": one party's account, as each article tells it
+# the claim and its denial asked together: "was there a deal, or did the Kurds deny it?", "some say yes, the YPG say no"
+_OR_DENIED = re.compile(r"\bor\s+(?:did|do|does|is|are|was|were|has|have|had)\s+(?:[\w\-’']+\s+){0,3}?(?:den(?:y|ied|ies)|disput(?:e|es|ed)|"
+                        r"reject(?:s|ed)?|refut(?:e|es|ed)|contradict(?:s|ed)?)\b|\bsays? (?:yes|so)\b.*\bsays? no\b|\bsays? no\b.*\bsays? (?:yes|so)\b", re.I)
 _DISCREPANCY = re.compile(r"\b(?:discrepanc\w*|disagreements?|contradictions?|inconsistenc\w*)\b", re.I)
 # the user says the accounts differ: "the kurds say one thing, everyone else says another", "coalition gives one
 # surrender count, the locals another", "the timelines don't match", "i keep reading different things"

@@ -924,6 +924,19 @@ def test_wait_didnt_another_party_say_otherwise_sets_its_denial_beside_the_answe
     assert {c.attributed_to for c in dispute.claims} == {"council spokesman Karl Berg", "Dockers' Union spokesman Marta Olsen"}
 
 
+@pytest.mark.slow
+def test_a_claim_and_its_denial_asked_together_set_both_side_by_side(tmp_path):
+    from assistant.question import analyse
+
+    bot = bot_over(tmp_path, port=DEAL, union=DENIED)
+    [dispute] = bot.ask("Was there really a deal to get the dockers home, or did the dockers' union deny it?").discrepancies
+    assert {c.attributed_to for c in dispute.claims} == {"council spokesman Karl Berg", "Dockers' Union spokesman Marta Olsen"}
+    assert analyse("was there a deal for the dockers to go home? my friends say yes but the union say no").compares
+    assert analyse("were talks going on, or has anyone disputed that?").compares
+    assert not analyse("Did the union deny a deal?").compares  # one side asked of: its own account
+    assert not analyse("Did the ship dock, or did it turn back?").compares
+
+
 def test_said_there_was_no_reads_as_a_denial():
     from assistant.question import analyse
     from assistant.text import terms
