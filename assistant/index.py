@@ -214,13 +214,20 @@ class Index:
         """The question encoder as ONNX (`encoder.export`) in the store, from the ingest's torch
         model. Exported once per machine and model into `settings.cache_dir` (~4 s) and linked
         or copied from there into each new store; straight into the store when the cache cannot
-        be written. Without the `onnx` package it is skipped: questions are then embedded in
-        NumPy, the same vectors, ~2x slower."""
+        be written. Without the `onnx` package and no export on the machine yet, it is skipped:
+        questions are then embedded in NumPy, the same vectors, ~2x slower."""
         from assistant.encoder import export, onnx_path, place, shared_onnx_path
 
         path = onnx_path(self.store_dir, self.settings.embed_model)
         if path.exists():
             return
+        shared = shared_onnx_path(self.settings.cache_dir, self.settings.embed_model)
+        if shared.exists():  # exported before on this machine: no need to import onnx (~1 s)
+            try:
+                place(shared, path)
+                return
+            except OSError:  # placed below, with the export
+                pass
         try:
             import onnx  # noqa: F401
         except ImportError:
@@ -229,7 +236,6 @@ class Index:
             model = embedding_model(self.settings.embed_model, self.settings.embed_batch_size)._model[0]
             export(model.auto_model, model.tokenizer, target)
 
-        shared = shared_onnx_path(self.settings.cache_dir, self.settings.embed_model)
         try:
             if not shared.exists():
                 shared.parent.mkdir(parents=True, exist_ok=True)
