@@ -412,7 +412,7 @@ _IS_THAT_WHAT = re.compile(r"^(?:is|was|isn[’']?t|wasn[’']?t) (?:that|this|i
 _COMPARATIVE = re.compile(r"\b(?:higher|lower|bigger|smaller|larger|more|fewer|less)\b", re.I)
 _ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|tall(?:y|ies)|how many)\b", re.I)
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
-                        r"corroborate|back|share|accept|support|go along|square|tally|jibe)\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
+                        r"corroborate|back|share|accept|support|go along|square|tally|jibe|accords?(?=\s+with\b))\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
                         r"|\b(?:the )?same (?:figure|number|estimate|range|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b|\bthe same\s*[?.!]*\s*$"
                         r"|\bthe same (?:in|across) (?:all|every|each|both|the other)\b|\bthe same everywhere\b|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bwhat (?:\w+\s+){1,4}(?:says?|said|reports?|reported|claims?|thinks?)\s+too\b|\beve(?:ryone|rybody)\b|\bother (?:sources|reports|people|outlets|articles|accounts)\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 

@@ -544,6 +544,8 @@ def test_slang_for_people_counts_any_group_and_the_same_number_leans_on_the_earl
     earlier = [{"role": "user", "content": "What did the monitor say about the fighters who left?"},
                {"role": "assistant", "content": "It said about 200 fighters left."}]
     assert analyse("does the sdf give the same number?", earlier).compares
+    assert analyse("Do the SDF's figures accord with his?", earlier).compares
+    assert not analyse("Do the figures, according to the SDF, include families?", earlier).compares
     assert analyse("didn't one of their own members say otherwise?", earlier).context
 
 
