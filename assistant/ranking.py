@@ -147,6 +147,8 @@ class Ranker:
         vocabulary = self.index.lexicon.df
         if vocabulary.get(term, 0) > 0 or term in self._hyphen_parts():  # "US" in "US-backed"
             return True
+        if any(self._known(other) for other in _ALIASES.get(term, ())):  # "the French" in articles on France
+            return True
         spellings = self._spellings(term[:2])
         if len(term) >= 6 and any(w.startswith(term[:max(5, len(term) - 3)]) for w in spellings):
             return True  # "Lebanese" and the articles' "Lebanon" (in "Syrian-Lebanon"), "Iraqis" and "Iraq"
@@ -305,9 +307,23 @@ class Ranker:
 
 def asked_names(text: str) -> list[str]:
     """The names a question asks about: its capitalised words or runs of them, but not a single
-    word that opens one of its sentences ("Summarise …") nor the outlet telling the story."""
+    word that opens one of its sentences ("Summarise …") nor the outlet telling the story, nor
+    an abbreviation of a common noun ("did they check their IDs?")."""
     openers = {m.group(1) for m in re.finditer(r"(?:^|[.?!]\s+)[\"“'‘(]?([A-Z][\w’'\-]*)", text)}
-    return [name for name in sorted(names(OUTLETS.sub(" ", text))) if name not in openers]
+    return [name for name in sorted(names(OUTLETS.sub(" ", text))) if name not in openers and name not in _COMMON_ABBREVIATIONS]
+
+
+# Abbreviations of common nouns, written in capitals but naming no one
+_COMMON_ABBREVIATIONS = {"ID", "IDs", "TV", "OK", "DNA", "GPS", "PM", "AM", "FAQ", "HQ", "VIP", "VIPs"}
+# Words the articles may write another way: a people and its country, a month and its abbreviation (as stems)
+_ALIASES = {stem(a): tuple(stem(w) for w in b.split()) for a, b in {
+    "french": "france", "american": "america us", "americans": "america us", "dutch": "netherlands holland",
+    "turkish": "turkey", "spanish": "spain", "danish": "denmark", "swedish": "sweden", "swiss": "switzerland",
+    "greek": "greece", "irish": "ireland", "scottish": "scotland", "welsh": "wales", "polish": "poland",
+    "finnish": "finland", "norwegian": "norway", "chinese": "china", "iraqi": "iraq", "iraqis": "iraq",
+    "iranian": "iran", "israeli": "israel", "egyptian": "egypt", "jordanian": "jordan", "saudi": "saudi arabia",
+    "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
+    "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november", "dec": "december"}.items()}
 
 
 ASKS_WORDS = re.compile(r"\bhow (?:did|does|do|has|have|would) (?:[\w.\-’']+ ){1,5}?(characteri[sz]e|describe|call|"

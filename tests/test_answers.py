@@ -136,6 +136,19 @@ def bot_over(tmp_path, settings=None, **articles: str):
 
 
 @pytest.mark.slow
+def test_a_people_a_month_or_a_common_abbreviation_written_another_way_is_no_unknown_name(tmp_path):
+    bot = bot_over(tmp_path, raid=("Raid on Varo\n\nIn November 2015, after gunmen killed 40 people in Lyon, France launched "
+                                   "air strikes on Varo. US-backed guards took the fingerprints of every prisoner.\n"))
+    unknown = lambda question: bot.ranker.unknown_names(analyse(question))  # noqa: E731
+    assert unknown("What set off the French air strikes on Varo?") == []
+    assert unknown("Lyon attack Nov 2015 - what was the Varo link?") == []
+    assert unknown("Did the Americans fingerprint the prisoners?") == []
+    assert unknown("did anyone check the prisoners' IDs?") == []
+    assert unknown("Did the Spanish or the Chinese join the strikes?") == ["Chinese", "Spanish"]  # no Spain, no China
+    assert "fingerprints" in bot.ask("did the guards take any ID info off the prisoners, like prints?").text
+
+
+@pytest.mark.slow
 def test_a_why_question_gets_the_reason_that_follows_a_restatement(tmp_path):
     bot = bot_over(tmp_path, port=(
         "Harbour strike ends\n\nDock workers in Valmont ended their strike on Tuesday. "
