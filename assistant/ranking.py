@@ -310,11 +310,12 @@ def asked_names(text: str) -> list[str]:
     word that opens one of its sentences ("Summarise …") nor the outlet telling the story, nor
     an abbreviation of a common noun ("did they check their IDs?")."""
     openers = {m.group(1) for m in re.finditer(r"(?:^|[.?!]\s+)[\"“'‘(]?([A-Z][\w’'\-]*)", text)}
-    return [name for name in sorted(names(OUTLETS.sub(" ", text))) if name not in openers and name not in _COMMON_ABBREVIATIONS]
+    return [name for name in sorted(names(OUTLETS.sub(" ", text)))
+            if name not in openers and re.sub(r"[’']s$", "", name) not in _COMMON_ABBREVIATIONS]  # "the MP's office"
 
 
 # Abbreviations of common nouns, written in capitals but naming no one
-_COMMON_ABBREVIATIONS = {"ID", "IDs", "TV", "OK", "DNA", "GPS", "PM", "AM", "FAQ", "HQ", "VIP", "VIPs"}
+_COMMON_ABBREVIATIONS = {"ID", "IDs", "TV", "OK", "DNA", "GPS", "PM", "MP", "MPs", "AM", "FAQ", "HQ", "VIP", "VIPs"}
 # Words the articles may write another way: a people and its country, a month and its abbreviation (as stems)
 _ALIASES = {stem(a): tuple(stem(w) for w in b.split()) for a, b in {
     "french": "france", "american": "america us", "americans": "america us", "dutch": "netherlands holland",

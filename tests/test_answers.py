@@ -144,6 +144,7 @@ def test_a_people_a_month_or_a_common_abbreviation_written_another_way_is_no_unk
     assert unknown("Lyon attack Nov 2015 - what was the Varo link?") == []
     assert unknown("Did the Americans fingerprint the prisoners?") == []
     assert unknown("did anyone check the prisoners' IDs?") == []
+    assert unknown("Were the prisoners fingerprinted? The MP's office will ask.") == []  # a role, not a name
     assert unknown("Did the Spanish or the Chinese join the strikes?") == ["Chinese", "Spanish"]  # no Spain, no China
     assert "fingerprints" in bot.ask("did the guards take any ID info off the prisoners, like prints?").text
 
