@@ -189,7 +189,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     if told_differ or _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _OR_DENIED.search(text) \
             or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
         question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
-    if len({n for n in names(text) if n.lower() not in STOP}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)):
+    if len({n for n in names(text) if n.lower() not in STOP}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)) \
+            and not _ONES_POSITION.search(text):  # "Across the reports, is the coalition's position stated consistently?"
         question.compares = True  # "Did the YPG and the SDF tell the same story …?", "who puts it higher, X or Y?"
     asked, check = _with_accounts_check(text)
     if check:  # "Where were they heading? Is this reported the same way everywhere?": where, by every account
@@ -369,6 +370,7 @@ _WHICH_IS_RIGHT = re.compile(r"^\s*(?:(?:so|then|and|but|ok|okay)\b[\s,]*)*(?:wh
 _SOURCES_AGREE = re.compile(r"\b(?:do|does|did|are|were|is)\s+(?:all\s+)?(?:the\s+|these\s+|both\s+)?(?:articles|sources|reports|outlets|"
                             r"accounts|papers|stories|news reports|versions)\s+(?:all\s+|both\s+)?(?:agree|differ|disagree|match|line up|"
                             r"conflict|contradict|say the same|tell the same|give the same|square|tally)", re.I)  # "Do the articles agree on …?"
+_ONES_POSITION = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|policy)\b", re.I)  # one party's, in every report
 _ONES_LINE = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|policy|account|version|statement|estimate|figure|number|count)\b",
                        re.I)  # "Do the articles agree on the coalition's position?": one party's account, as each article tells it
 # the claim and its denial asked together: "was there a deal, or did the Kurds deny it?", "some say yes, the YPG say no"

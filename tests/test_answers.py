@@ -1333,6 +1333,9 @@ def test_asking_whether_the_sources_agree_compares_their_accounts_unless_of_one_
     assert analyse("Do the articles agree on whether a deal was struck to end the strike?").compares
     assert analyse("Do the reports all match on how many dockers went home?").compares
     assert not analyse("Do the articles agree on the union's position about the strike?").compares
+    # two names (a capitalised opener is one) and "consistently": still one party's line, as each report tells it
+    assert not analyse("Across the reports, is the Union's position on the Valmont strike stated consistently?").compares
+    assert analyse("Do the Union and the Port Council say the same about the strike?").compares
 
 
 @pytest.mark.slow
