@@ -373,9 +373,12 @@ _SOURCES_AGREE = re.compile(r"\b(?:do|does|did|are|were|is)\s+(?:all\s+)?(?:the\
 _ONES_POSITION = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|policy)\b", re.I)  # one party's, in every report
 _ONES_LINE = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|policy|account|version|statement|estimate|figure|number|count)\b",
                        re.I)  # "Do the articles agree on the coalition's position?": one party's account, as each article tells it
-# the claim and its denial asked together: "was there a deal, or did the Kurds deny it?", "some say yes, the YPG say no"
+# the claim and its denial asked together: "was there a deal, or did the Kurds deny it?", "some say yes, the YPG say no",
+# "one piece says brokered, AFP has a denial"
 _OR_DENIED = re.compile(r"\bor\s+(?:did|do|does|is|are|was|were|has|have|had)\s+(?:[\w\-’']+\s+){0,3}?(?:den(?:y|ied|ies)|disput(?:e|es|ed)|"
-                        r"reject(?:s|ed)?|refut(?:e|es|ed)|contradict(?:s|ed)?)\b|\bsays? (?:yes|so)\b.*\bsays? no\b|\bsays? no\b.*\bsays? (?:yes|so)\b", re.I)
+                        r"reject(?:s|ed)?|refut(?:e|es|ed)|contradict(?:s|ed)?)\b|\bsays? (?:yes|so)\b.*\bsays? no\b|\bsays? no\b.*\bsays? (?:yes|so)\b"
+                        r"|\b(?:has|had|carr(?:ies|ied)|runs|ran|quot(?:es|ed)|cit(?:es|ed)|report(?:s|ed))\s+(?:a|an|the|some)\s+"
+                        r"(?:\w+\s+)?denials?\b", re.I)
 _DISCREPANCY = re.compile(r"\b(?:discrepanc\w*|disagreements?|contradictions?|inconsistenc\w*)\b", re.I)
 # the user says the accounts differ: "the kurds say one thing, everyone else says another", "coalition gives one
 # surrender count, the locals another", "the timelines don't match", "i keep reading different things"

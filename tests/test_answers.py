@@ -949,6 +949,8 @@ def test_a_claim_and_its_denial_asked_together_set_both_side_by_side(tmp_path):
     assert {c.attributed_to for c in dispute.claims} == {"council spokesman Karl Berg", "Dockers' Union spokesman Marta Olsen"}
     assert analyse("was there a deal for the dockers to go home? my friends say yes but the union say no").compares
     assert analyse("were talks going on, or has anyone disputed that?").compares
+    assert analyse("was there a deal? one piece says brokered, the union paper has a denial").compares  # a denial reported
+    assert not analyse("Does the union statement have a denial in it?").compares  # asked of one statement
     assert not analyse("Did the union deny a deal?").compares  # one side asked of: its own account
     assert not analyse("Did the ship dock, or did it turn back?").compares
 
