@@ -588,6 +588,9 @@ def _asks_about_composition(question: Question, claim: Claim) -> bool:
 
 # --- assertions and denials ----------------------------------------------------------------
 
+ASKS_DENIAL = re.compile(r"\b(?:den(?:y|ied|ies|ial)|disput\w*|contradict\w*|reject\w*)\b", re.I)  # "did anybody deny that?"
+
+
 def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) -> list[Found]:
     asked = set(question.terms) | set(question.context_terms)
     relevance = {e.sentence: e.relevance for e in evidence}
@@ -605,6 +608,8 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
         focused = focused or question.compares and denies_first(denial, set(question.terms) - _EVERYWHERE)  # "didn't they say
         # there was no deal?": what it denies outright; not "IS", which names the group in nearly every question
         focused = focused or question.compares and bool(named & term_set(denial.sentence.text))  # "did the YPG agree?": its denial
+        focused = focused or question.compares and bool(ASKS_DENIAL.search(question.text)) \
+            and denies_first(denial, set(terms(question.answered)) - _EVERYWHERE)  # "did anybody deny that?": what was answered
         if not focused and (relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked)):
             continue
         assertions = _assertions_of(denial, claims, evidence)

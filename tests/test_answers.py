@@ -955,6 +955,18 @@ def test_a_claim_and_its_denial_asked_together_set_both_side_by_side(tmp_path):
     assert not analyse("Did the ship dock, or did it turn back?").compares
 
 
+@pytest.mark.slow
+def test_did_anybody_deny_that_looks_for_denials_of_what_the_answer_said(tmp_path):
+    monitor = ("Monitor view\n\nThe Valmont Monitor said 300 dockers had gone home. Negotiations with the owners are "
+               "still going on, monitor head Ines Paul said.\n")
+    bot = bot_over(tmp_path, port=DEAL, union=DENIED, monitor=monitor)
+    history = [{"role": "user", "content": "What did the monitor say about the dockers?"},
+               {"role": "assistant", "content": "The monitor said negotiations with the owners were still going on."}]
+    [dispute] = bot.ask("did anybody deny that?", history=history).discrepancies
+    assert "monitor head Ines Paul" in {c.attributed_to for c in dispute.claims}
+    assert [c.source for c in dispute.claims if c.value == "denied"] == ["union.txt"]
+
+
 def test_said_there_was_no_reads_as_a_denial():
     from assistant.question import analyse
     from assistant.text import terms
