@@ -405,7 +405,7 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 
 # A yes/no follow-up asking whether another party shares the answer just given ("Does the SDF
 # agree?", "does the SDF put their number at the same figure?").
-_FILLER = re.compile(r"^(?:(?:ok|okay|so|and|but|well|right|hmm+|wait|hang on)\b[\s,.!]*)+", re.I)
+_FILLER = re.compile(r"^(?:(?:ok|okay|so|and|but|well|right|hmm+|huh|eh|oh|ah|uh+|um+|yeah|wait|hang on)\b[\s,.!]*)+", re.I)
 _LINES_UP = re.compile(r"\b(?:lines? up|match(?:es)?|tall(?:y|ies)|squares?|fits?(?: in)?|(?:is|are|was|were) (?:the )?same as|(?:is|are|was|were) in line)"
                        r"\s+with\b", re.I)  # "that lines up with what the SDF says"
 # "who says which?", "ok who says there was one and who says there wasn't?": each party's side of the last answer
@@ -418,7 +418,7 @@ _COMPARATIVE = re.compile(r"\b(?:higher|lower|bigger|smaller|larger|more|fewer|l
 _ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|tall(?:y|ies)|how many)\b", re.I)
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along|square|tally|jibe|accords?(?=\s+with\b))\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
-                        r"|\b(?:the )?same (?:figure|number|estimate|range|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame as\b|\bthe same\s*[?.!]*\s*$"
+                        r"|\b(?:the )?same (?:figure|number|estimate|range|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame (?:as|like)\b|\bthe same\s*[?.!]*\s*$"
                         r"|\bthe same (?:in|across) (?:all|every|each|both|the other)\b|\bthe same everywhere\b|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bwhat (?:\w+\s+){1,4}(?:says?|said|reports?|reported|claims?|thinks?)\s+too\b|\beve(?:ryone|rybody)\b|\bother (?:sources|reports|people|outlets|articles|accounts)\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 
 

@@ -34,7 +34,7 @@ i've i'm i'd i'll i’ve i’m i’d i’ll you've you’ve we've we’ve seen h
 wasn't weren't isn't aren't didn't doesn't don't hasn't haven't hadn't won't wouldn't couldn't
 wasn’t weren’t isn’t aren’t didn’t doesn’t don’t hasn’t haven’t hadn’t won’t wouldn’t couldn’t
 wait hmm ok okay didnt wasnt werent isnt arent doesnt dont hasnt havent hadnt wont wouldnt couldnt
-gonna gets getting
+gonna gets getting huh nah yeah yep nope
 """.split())
 
 # Spelling variants that name the same thing in this kind of news (not a discrepancy, and

@@ -967,6 +967,14 @@ def test_did_anybody_deny_that_looks_for_denials_of_what_the_answer_said(tmp_pat
     assert [c.source for c in dispute.claims if c.value == "denied"] == ["union.txt"]
 
 
+def test_a_comparing_follow_up_after_an_interjection_or_in_a_learners_words_compares():
+    history = [{"role": "user", "content": "what do the dockers want?"},
+               {"role": "assistant", "content": "The monitor said the dockers want to go home."}]
+    for text in ("huh. does the union tell it the same way or nah", "is that the same like what the council say?"):
+        question = analyse(text, history)
+        assert question.compares and not {"huh", "nah"} & set(question.terms), text
+
+
 def test_said_there_was_no_reads_as_a_denial():
     from assistant.question import analyse
     from assistant.text import terms
