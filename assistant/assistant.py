@@ -22,9 +22,9 @@ from assistant.answering.extractive import ExtractiveAnswerer, abstention, perso
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
 from assistant.claims import Claim, denial_claims, extract, refers_back, says_denial
-from assistant.discrepancies import (ASKS_DENIAL, GOING, PEOPLE, QUALIFIERS, Evidence, Found, as_quoted, asked_heads,
-                                     asks_about_figures, bearing, counts_what_is_asked, denied_head, denied_phrase, denies_first,
-                                     find, group_told, scoped_to_speaker)
+from assistant.discrepancies import (GOING, PEOPLE, QUALIFIERS, Evidence, Found, as_quoted, asked_heads,
+                                     asks_about_figures, bearing, counts_what_is_asked, denial_of_answer_asked, denied_head,
+                                     denied_phrase, denies_first, find, group_told, scoped_to_speaker)
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
@@ -176,7 +176,7 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._reasons_given(q, evidence), q.query)
         if alternatives.asks_timing(q.text):
             evidence += self.retriever.evidence_of(self._timings_told(q, evidence), q.query)
-        if q.compares and q.answered and ASKS_DENIAL.search(q.text):
+        if denial_of_answer_asked(q):
             evidence += self.retriever.evidence_of(self._denials_of_answer(q, evidence), q.query)
         denials = self._denials_asked(q, [e.sentence for e in evidence])
         if denials:
@@ -189,7 +189,7 @@ class Assistant:
         the sentences BM25 finds for its words (up to `MAX_ELSEWHERE`); retrieval, led by the
         earlier turn's party, finds few."""
         said = set(terms(q.answered))
-        denies_it = lambda s: says_denial(s.text) and bool(self._denied_heads([s]) & said)  # noqa: E731 (what it denies)
+        denies_it = lambda s: bool(self._denied_heads([s]) & said)  # noqa: E731 (a denial, of what was said)
         seen = {(e.source, e.sentence.index) for e in evidence}
         hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(q.answered)]
         return [s for s in hits if s is not None and (s.source, s.index) not in seen and denies_it(s)][:MAX_ELSEWHERE]

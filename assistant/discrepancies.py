@@ -588,7 +588,13 @@ def _asks_about_composition(question: Question, claim: Claim) -> bool:
 
 # --- assertions and denials ----------------------------------------------------------------
 
-ASKS_DENIAL = re.compile(r"\b(?:den(?:y|ied|ies|ial)|disput\w*|contradict\w*|reject\w*)\b", re.I)  # "did anybody deny that?"
+_ASKS_DENIAL = re.compile(r"\b(?:den(?:y|ied|ies|ial)|disput\w*|contradict\w*|reject\w*)\b", re.I)
+
+
+def denial_of_answer_asked(question: Question) -> bool:
+    """ "did anybody deny that?": a comparing follow-up asking for denials of what the earlier
+    answer said (retrieval looks for them; `_denials` sets them against it)."""
+    return question.compares and bool(question.answered) and bool(_ASKS_DENIAL.search(question.text))
 
 
 def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) -> list[Found]:
@@ -608,7 +614,7 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
         focused = focused or question.compares and denies_first(denial, set(question.terms) - _EVERYWHERE)  # "didn't they say
         # there was no deal?": what it denies outright; not "IS", which names the group in nearly every question
         focused = focused or question.compares and bool(named & term_set(denial.sentence.text))  # "did the YPG agree?": its denial
-        focused = focused or question.compares and bool(ASKS_DENIAL.search(question.text)) \
+        focused = focused or denial_of_answer_asked(question) \
             and denies_first(denial, set(terms(question.answered)) - _EVERYWHERE)  # "did anybody deny that?": what was answered
         if not focused and (relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked)):
             continue

@@ -370,8 +370,9 @@ _WHICH_IS_RIGHT = re.compile(r"^\s*(?:(?:so|then|and|but|ok|okay)\b[\s,]*)*(?:wh
 _SOURCES_AGREE = re.compile(r"\b(?:do|does|did|are|were|is)\s+(?:all\s+)?(?:the\s+|these\s+|both\s+)?(?:articles|sources|reports|outlets|"
                             r"accounts|papers|stories|news reports|versions)\s+(?:all\s+|both\s+)?(?:agree|differ|disagree|match|line up|"
                             r"conflict|contradict|say the same|tell the same|give the same|square|tally)", re.I)  # "Do the articles agree on …?"
-_ONES_POSITION = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|policy)\b", re.I)  # one party's, in every report
-_ONES_LINE = re.compile(r"[’']s\s+(?:own\s+)?(?:position|stance|line|view|policy|account|version|statement|estimate|figure|number|count)\b",
+_POSITION = r"position|stance|line|view|policy"
+_ONES_POSITION = re.compile(rf"[’']s\s+(?:own\s+)?(?:{_POSITION})\b", re.I)  # one party's, in every report
+_ONES_LINE = re.compile(rf"[’']s\s+(?:own\s+)?(?:{_POSITION}|account|version|statement|estimate|figure|number|count)\b",
                        re.I)  # "Do the articles agree on the coalition's position?": one party's account, as each article tells it
 # the claim and its denial asked together: "was there a deal, or did the Kurds deny it?", "some say yes, the YPG say no",
 # "one piece says brokered, AFP has a denial"
