@@ -98,19 +98,44 @@ def _slim_nodes():
 KEPT_METADATA = ("source",)
 
 
-@lru_cache(maxsize=1)
-def _by_length():
-    """A transformation that orders a step's nodes by length before they are embedded: a batch
-    is padded to its longest sentence, and batches of like lengths embed ~30% faster than
-    batches in article order (2,000 seed-like sentences: 11.2 s against 16.0 s). Each node
-    keeps its own vector and id, so the order they are stored in does not matter."""
-    from llama_index.core.schema import TransformComponent
+class _EmbedOnce:
+    """The ingest's embedding step: each distinct sentence text is embedded once per ingest,
+    and every node with that text gets its vector. News repeats itself (wire copy reprinted,
+    boilerplate lines, a quote carried by several outlets): the 200-article benchmark corpus
+    has 1,610 distinct sentences in 3,686. The texts are embedded shortest first: a batch is
+    padded to its longest sentence, and batches of like lengths embed ~30% faster than
+    batches in article order (2,000 seed-like sentences: 11.2 s against 16.0 s). Vectors are
+    kept between the ingest's steps as float32 (1.5 KB a sentence), at most `keep` of them;
+    past that the oldest go and a later copy is embedded again."""
 
-    class ByLength(TransformComponent):
-        def __call__(self, nodes, **kwargs):
-            return sorted(nodes, key=lambda node: len(node.get_content()))
+    def __init__(self, model, keep: int = 50_000):
+        self.model, self.keep = model, keep
+        self.vectors: dict[str, object] = {}
 
-    return ByLength()
+    def component(self):
+        from llama_index.core.schema import MetadataMode, TransformComponent
+
+        outer = self
+
+        class EmbedOnce(TransformComponent):
+            def __call__(self, nodes, **kwargs):
+                vectors = outer.vectors_of([node.get_content(metadata_mode=MetadataMode.EMBED) for node in nodes])
+                for node, vector in zip(nodes, vectors):
+                    node.embedding = vector.tolist()
+                return nodes
+
+        return EmbedOnce()
+
+    def vectors_of(self, texts: list[str]) -> list:
+        import numpy as np
+
+        new = sorted({text for text in texts if text not in self.vectors}, key=lambda text: (len(text), text))
+        for text, vector in zip(new, self.model.get_text_embedding_batch(new) if new else []):
+            self.vectors[text] = np.asarray(vector, dtype=np.float32)
+        vectors = [self.vectors[text] for text in texts]
+        for old in list(self.vectors)[:max(0, len(self.vectors) - self.keep)]:
+            del self.vectors[old]
+        return vectors
 
 
 def node_id(i: int, doc) -> str:
@@ -265,8 +290,8 @@ class Index:
 
         parser = SentenceWindowNodeParser.from_defaults(
             sentence_splitter=split_sentences, id_func=node_id)  # windows: dropped by _slim_nodes
-        embed = embedding_model(self.settings.embed_model, self.settings.embed_batch_size)
-        return IngestionPipeline(transformations=[parser, _slim_nodes(), _by_length(), embed], vector_store=self.vector_store,
+        embed = _EmbedOnce(embedding_model(self.settings.embed_model, self.settings.embed_batch_size)).component()
+        return IngestionPipeline(transformations=[parser, _slim_nodes(), embed], vector_store=self.vector_store,
                                  docstore=docstore, docstore_strategy=DocstoreStrategy.UPSERTS, disable_cache=True)
 
     def _sweep(self, docstore) -> bool:

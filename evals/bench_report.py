@@ -9,8 +9,9 @@ from pathlib import Path
 from assistant.lexical import EXACT_ROWS
 
 COLUMNS = [("corpus", "corpus", "{}"), ("articles", "articles", "{:,}"), ("sentences", "sentences", "{:,}"),
-           ("raw_embed_per_s", "raw embed/s", "{:.0f}"), ("ingest_per_s", "ingest/s", "{:.0f}"),
-           ("ingest_ratio", "ingest ÷ raw", "{:.2f}"), ("reingest_share", "re-ingest share", "{:.1%}"),
+           ("distinct", "distinct", "{:,}"), ("raw_embed_per_s", "raw embed/s", "{:.0f}"),
+           ("ingest_per_s", "ingest/s", "{:.0f}"), ("ingest_ratio", "ingest ÷ raw", "{:.2f}"),
+           ("ingest_distinct_ratio", "ingest ÷ raw distinct", "{:.2f}"), ("reingest_share", "re-ingest share", "{:.1%}"),
            ("ask_p50_ms", "ask p50 ms", "{:.0f}"), ("ask_p95_ms", "ask p95 ms", "{:.0f}"),
            ("first_pass_p95_ms", "first-pass p95 ms", "{:.0f}"),
            ("baseline_p95_ms", "baseline p95 ms", "{:.0f}"), ("vs_baseline_p95", "ours ÷ baseline", "{:.2f}"),
@@ -54,13 +55,15 @@ def projection(rows: list[dict]) -> list[str]:
     largest = max(rows, key=lambda r: r["sentences"])
     per_article = largest["sentences"] / max(largest["articles"], 1)
     sentences = 100_000 * per_article
-    hours = sentences / largest["ingest_per_s"] / 3600
+    per_distinct_s = largest["ingest_per_s"] * largest["distinct"] / largest["sentences"]  # sentences embedded/s
+    hours = sentences / per_distinct_s / 3600
     vectors_gb = sentences * 384 * 4 / 1e9
     return [
         f"- Sentences: ~{sentences:,.0f} ({per_article:.0f} per article, as measured).",
-        f"- First ingest: ~{hours:.1f} h on this 2-core machine at the measured {largest['ingest_per_s']:.0f} "
-        "sentences/s. Embedding is the bound; it scales with cores or a GPU, and re-ingests touch only changed "
-        "articles.",
+        f"- First ingest: ~{hours:.1f} h on this 2-core machine if every sentence were distinct, at the measured "
+        f"{per_distinct_s:.0f} embedded sentences/s (the synthetic corpora repeat seed sentences, so their "
+        "ingest/s above is higher; real reprints cut the time by their share). Embedding is the bound; it scales "
+        "with cores or a GPU, and re-ingests touch only changed articles.",
         f"- Vectors: ~{vectors_gb:.1f} GB of float32 plus the HNSW graph. Up to {EXACT_ROWS:,} sentences the lexicon "
         "keeps every vector memory-mapped and a question's dense search is exact, one matrix-vector product "
         "(linear in the corpus: ~9 ms for 37,000 sentences on one core of the stop-27 machine); beyond that no "

@@ -120,6 +120,50 @@ def test_stored_nodes_keep_their_text_and_source_but_no_window_title_or_neighbou
         assert "metadata" not in node["relationships"]["1"] or not node["relationships"]["1"]["metadata"]
 
 
+def test_a_sentence_repeated_across_articles_is_embedded_once_and_every_copy_gets_its_vector(tmp_path, monkeypatch):
+    import numpy as np
+
+    from assistant.index import embedding_model
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    wire = "The ferry service to Varo resumed on Monday, the port authority said."
+    (corpus / "a.txt").write_text(f"Ferries are back\n\n{wire} Dockers had struck for nine days.\n")
+    (corpus / "b.txt").write_text(f"Varo port reopens\n\n{wire} Traders welcomed the news.\n")
+    model = embedding_model()
+    embedded: list[str] = []
+    batch = type(model).get_text_embedding_batch
+    monkeypatch.setattr(type(model), "get_text_embedding_batch",
+                        lambda self, texts, **kw: embedded.extend(texts) or batch(self, texts, **kw))
+    index = Index(Settings(corpus_dir=corpus, store_dir=tmp_path / "store", ingest_batch=1))  # one article a step
+    index.ingest()
+    assert embedded.count(wire) == 1 and len(embedded) == len(set(embedded)) == 5
+    rows = index.collection.get(where_document={"$contains": "ferry service"}, include=["embeddings"])
+    assert len(rows["ids"]) == 2
+    alone = np.asarray(model.get_text_embedding(wire))
+    for vector in rows["embeddings"]:
+        assert np.allclose(vector, alone, atol=1e-5)
+
+
+def test_the_ingest_keeps_at_most_its_bound_of_vectors_and_embeds_an_evicted_text_again():
+    from assistant.index import _EmbedOnce
+
+    class Counting:
+        calls: list[list[str]] = []
+
+        def get_text_embedding_batch(self, texts):
+            self.calls.append(list(texts))
+            return [[float(len(t)), 1.0] for t in texts]
+
+    model = Counting()
+    once = _EmbedOnce(model, keep=2)
+    first = once.vectors_of(["bb", "a", "bb"])
+    assert model.calls == [["a", "bb"]] and [v.tolist() for v in first] == [[2.0, 1.0], [1.0, 1.0], [2.0, 1.0]]
+    once.vectors_of(["ccc", "bb"])  # "a", the oldest, goes
+    once.vectors_of(["a"])
+    assert model.calls == [["a", "bb"], ["ccc"], ["a"]] and len(once.vectors) == 2
+
+
 def test_the_question_encoder_is_exported_once_per_machine_and_linked_into_each_store(tmp_path, monkeypatch):
     import assistant.encoder as encoder
 
