@@ -229,7 +229,7 @@ def denial_claims(sentence: Sentence, speaker: str | None) -> list[Claim]:
     forward = match.group().lower().startswith("den")
     span = text[match.end():] if forward else text[:match.start()]
     span = re.split(r",\s*(?:after|when|but|while)\b", span)[0] if forward else span
-    denied = [t for t in terms(span) if t not in _SPEECH]
+    denied = [t for t in terms(_LIGHT_IDIOMS.sub(" ", span)) if t not in _SPEECH]
     if not denied:
         return []
     claims = [Claim(sentence, "denial", "denied", speaker=speaker, denied=frozenset(denied))]
@@ -273,6 +273,9 @@ _REPORTED = re.compile(r"(?:\bafter|\bwhen)\s+(?P<who>[\w\s’'\-]{3,60}?)\s+(?:
                        r"|\b(?:an? )?(?:earlier )?(?:comment|claim|report|statement) by\s+(?P<who2>[\w\s’'\-]{3,60}?)\s+that\s+(?P<what2>.+?)\s+(?:was|were|is) (?:wrong|untrue|false)", re.I)
 
 
+# Idioms whose verb and noun say nothing of what is denied: "denied that discussions were taking place"
+# denies discussions, not anything taken or any place.
+_LIGHT_IDIOMS = re.compile(r"\b(?:tak(?:e|es|ing|en)|took)\s+place\b", re.I)
 _SPEECH = {"comment", "earlier", "report", "claim", "statement", "council", "member", "another"}
 _SPEECH |= {stem(day) for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today",
                                   "yesterday", "tonight", "morning", "afternoon", "evening", "night", "week", "weekend")}  # when, not what

@@ -136,6 +136,16 @@ def bot_over(tmp_path, settings=None, **articles: str):
 
 
 @pytest.mark.slow
+def test_a_denial_of_talks_taking_place_is_no_dispute_about_what_anyone_took(tmp_path):
+    bot = bot_over(tmp_path, port=("Dockers leave Varo port\n\nAll foreign dockers left the port of Varo with their families "
+                                   "over the past three days, union leader Ana Ruiz said. Ana Ruiz said talks on the dockers' "
+                                   "pay were under way. A spokesman for the port owners denied that talks were taking place "
+                                   "over the dockers' pay.\n"))
+    assert "Accounts differ" not in bot.ask("Did the dockers take their families with them?").text
+    assert re.search(r"Accounts differ on whether talks.*Ruiz.*denied", bot.ask("Were talks on pay taking place, or did anyone deny it?").text)
+
+
+@pytest.mark.slow
 def test_a_people_a_month_or_a_common_abbreviation_written_another_way_is_no_unknown_name(tmp_path):
     bot = bot_over(tmp_path, raid=("Raid on Varo\n\nIn November 2015, after gunmen killed 40 people in Lyon, France launched "
                                    "air strikes on Varo. US-backed guards took the fingerprints of every prisoner.\n"))

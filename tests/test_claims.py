@@ -94,6 +94,12 @@ def test_was_wrong_is_a_denial_of_what_comes_before():
     assert {"bridg", "collaps"} & denial.denied
 
 
+def test_an_idiom_in_what_is_denied_is_not_denied():
+    rows = article("A union spokesman denied that talks were taking place over the dockers' pay.")
+    [denial] = [c for c in extract(rows, 0) if c.kind == "denial"]
+    assert stem("talks") in denial.denied and not {stem("taking"), stem("place")} & denial.denied
+
+
 def test_giving_up_counts_as_surrender():
     [claim] = quantity_claims(article("Officials said 40 fighters gave themselves up overnight.")[0], None)
     assert claim.event == "surrender"
