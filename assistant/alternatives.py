@@ -223,7 +223,12 @@ def _within_a_day(words: str) -> bool:
     return number * days <= 1
 
 
-_ASKS_TIME = re.compile(r"\bwhen\b|\btime ?frame\b|\bhow (?:long|quickly|fast)\b|\bover what\b|\bat once\b|\bsudden\w*\b|\btrickl\w+",
+# "When" asks a time where a question or clause opens with it ("and when did they go?", "do we know
+# when …", "— when?"), not as a conjunction after its own clause ("did they take their families when they left?")
+_ASKS_TIME = re.compile(r"(?:^|[,;:(—–?]|\s-|\b(?:and|or|but|so|ok|okay|exactly|roughly|know|knows|say|says|said|tell|tells|"
+                        r"told|report|reports|reported|specify|specified|mention|mentioned|clear|sure|idea|about|on|as to|"
+                        r"asked|explain|state|stated|happen|happened))\s*when\b"
+                        r"|\btime ?frame\b|\bhow (?:long|quickly|fast)\b|\bover what\b|\bat once\b|\bsudden\w*\b|\btrickl\w+",
                         re.I)
 _SPAN = re.compile(r"\b(?:over|in|during|within|across)\s+(?:the\s+)?(?:past|last|previous|preceding)\s+(?:(?P<count>\d+|a|one|two|three|"
                    r"four|five|six|seven|eight|nine|ten|few|several|couple of)\s+)?(?P<unit>hours?|days?|nights?|weeks?|months?)\b"

@@ -1506,6 +1506,15 @@ def test_a_pullout_is_a_leaving_whose_time_can_be_asked():
     assert asks_timing("how long did the pullout of the rebels take?") and asks_timing("how long did the pull-out take?")
 
 
+def test_when_asks_a_time_only_where_a_question_or_clause_opens_with_it():
+    from assistant.alternatives import asks_timing
+
+    assert asks_timing("when did the rebels leave?") and asks_timing("do we know when the rebels left?")
+    assert asks_timing("the rebels left - when?") and asks_timing("so the rebels, when did they pull out")
+    assert not asks_timing("did the rebels take their families with them when they left?")
+    assert not asks_timing("who did the rebels call when they wanted to surrender?")
+
+
 def test_a_reported_claim_checked_after_trailing_dots_or_a_headline_compares_the_accounts():
     from assistant.text import terms
 
