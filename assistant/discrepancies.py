@@ -143,6 +143,9 @@ _AS_SOURCE = [
     re.compile(r"\bper the ((?:[\w\-]+ ){0,2}[\w\-]+)", re.I),  # "… in the last day, per the coalition?"
     re.compile(r"\b(?:the )?([\w\-]+)[’']s? (?:own )?(?:line|position|view|stance|account|version|estimate|figure|"
                r"claim|statement|take|explanation|response|reaction|answer|count|tally)\b", re.I),
+    # "Coalition line on letting them leave?", "SDF position on a deal": a party's stance, written without "'s"
+    re.compile(r"(?<![’'])\b(?!(?:official|public|hard|front|bottom|party|same|final|new|old|first|last|their|its|his|her|our|my|your|"
+               r"this|that|whose|the|a|an)\b)([\w\-]+) (?:line|position|stance|policy) (?:on|about|over|regarding|towards?)\b", re.I),
     re.compile(r"\b(?:do|does|did|has|have|had|what|how) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:say|said|claim|"
                r"report|estimate|state|tell|told|think|put|describe|call|deny|denied|insist|announce|reply|respond)\b", re.I),
     # "coalition say how many surrendered?", "the US coalition, what do they say about …?"

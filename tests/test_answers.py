@@ -255,6 +255,8 @@ def test_a_question_about_one_partys_line_sets_no_other_speaker_against_it(harbo
     assert len(disputed.discrepancies) == 1
     scoped = harbour_bot.ask("What's the port authority's line on letting the stranded sailors disembark?")
     assert scoped.discrepancies == [] and "not being allowed to disembark" in scoped.text
+    written_short = harbour_bot.ask("Port authority line on letting the stranded sailors disembark - consistent across reports?")
+    assert written_short.discrepancies == [] and "not being allowed to disembark" in written_short.text
 
 
 def test_the_party_whose_account_is_asked_for_is_read_from_the_question():
@@ -269,6 +271,8 @@ def test_the_party_whose_account_is_asked_for_is_read_from_the_question():
     assert as_source("coalition say how many IS surrender in one day?") == {"coalit"}  # whose telling is asked
     assert as_source("The port authority, what they say about the sailors leaving?") >= {"port", "author"}
     assert as_source("People left the town when?") == set()
+    assert as_source("Union line on the pay offer - consistent?") == {"union"}  # a stance written without "'s"
+    assert as_source("what is the official line on the pay offer?") == as_source("the front line on the river") == set()
 
 
 def test_a_garbled_copy_that_repeats_a_chosen_quotation_is_redundant():
