@@ -602,6 +602,8 @@ def denial_of_answer_asked(question: Question) -> bool:
 
 def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) -> list[Found]:
     asked = set(question.terms) | set(question.context_terms)
+    # "Did the offensive start after the convoy left?" asks when the offensive started; the convoy's leaving only dates it
+    dating = set(terms(" ".join(_DATING_CLAUSE.findall(question.text)))) - set(terms(_DATING_CLAUSE.sub(" ", question.text)))
     relevance = {e.sentence: e.relevance for e in evidence}
     found = []
     event = question_event(question)
@@ -613,13 +615,13 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
     for denial in denials:
         if event in _EVENT_STEMS and not _EVENT_STEMS[event] & denial.denied:
             continue  # "were those who surrendered locals?" is not about whether foreigners were allowed to leave
-        focused = _denies_focus(denial, question.focus)  # "any negotiations or deal", asked about
-        focused = focused or question.compares and denies_first(denial, set(question.terms) - _EVERYWHERE)  # "didn't they say
+        focused = _denies_focus(denial, tuple(f for f in question.focus if f not in dating))  # "any negotiations or deal", asked about
+        focused = focused or question.compares and denies_first(denial, set(question.terms) - _EVERYWHERE - dating)  # "didn't they say
         # there was no deal?": what it denies outright; not "IS", which names the group in nearly every question
         focused = focused or question.compares and bool(named & term_set(denial.sentence.text))  # "did the YPG agree?": its denial
         focused = focused or denial_of_answer_asked(question) \
             and denies_first(denial, set(terms(question.answered)) - _EVERYWHERE)  # "did anybody deny that?": what was answered
-        if not focused and (relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked)):
+        if not focused and (relevance.get(denial.sentence, 1.0) < DENIAL_RELEVANCE or not _bears_on(denial, asked - dating)):
             continue
         assertions = _assertions_of(denial, claims, evidence)
         if not assertions:
@@ -637,6 +639,8 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
 
 
 DENIAL_RELEVANCE = 0.35
+# A clause that dates what is asked by another event: "… start after the convoy left?", "once the Syrians were out"
+_DATING_CLAUSE = re.compile(r"\b(?:after|once|before|since|until|till)\s+(?:the|a|an|their|its|his|her|they|he|she|it)\b[^?.,;:!—–]*", re.I)
 # "Who was the YPG spokesman who denied any deal?": asks who made a denial it takes as given, not whether it stands
 _WHO_DENIED = re.compile(r"^\s*(?:and\s+)?(?:who|which\s+[\w\-]+|what(?:[’']s| is| was) the name of)\b.*\b(?:den(?:y|ied|ies)|rejected|dismissed)\b", re.I)
 _EVERYWHERE = {"is"}

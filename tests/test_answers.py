@@ -146,6 +146,18 @@ def test_a_denial_of_talks_taking_place_is_no_dispute_about_what_anyone_took(tmp
 
 
 @pytest.mark.slow
+def test_an_event_that_only_dates_what_is_asked_draws_no_dispute_about_itself(tmp_path):
+    bot = bot_over(tmp_path,
+                   quay=("Varo port reopens\n\nThe port owners began repairs to the quay after the ferry left on Monday, harbour "
+                         "master Ana Ruiz said. Union leader Tomas Vey said some foreign dockers had left on the ferry.\n"),
+                   repairs=("Repairs start at Varo\n\nRepairs to the quay started once the ferry had gone, the owners said. Ana "
+                            "Ruiz said an earlier comment by a union member that some foreign dockers had left on the ferry was wrong.\n"))
+    dated = bot.ask("Did the repairs to the quay start after the ferry left? Do the reports line up on that?")
+    assert dated.discrepancies == [] and "repairs" in dated.text.lower()
+    assert len(bot.ask("Did foreign dockers leave on the ferry?").discrepancies) == 1  # asked itself, it is disputed
+
+
+@pytest.mark.slow
 def test_a_people_a_month_or_a_common_abbreviation_written_another_way_is_no_unknown_name(tmp_path):
     bot = bot_over(tmp_path, raid=("Raid on Varo\n\nIn November 2015, after gunmen killed 40 people in Lyon, France launched "
                                    "air strikes on Varo. US-backed guards took the fingerprints of every prisoner.\n"))
