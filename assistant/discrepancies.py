@@ -143,9 +143,13 @@ _AS_SOURCE = [
     re.compile(r"\bper the ((?:[\w\-]+ ){0,2}[\w\-]+)", re.I),  # "… in the last day, per the coalition?"
     re.compile(r"\b(?:the )?([\w\-]+)[’']s? (?:own )?(?:line|position|view|stance|account|version|estimate|figure|"
                r"claim|statement|take|explanation|response|reaction|answer|count|tally)\b", re.I),
-    # "Coalition line on letting them leave?", "SDF position on a deal": a party's stance, written without "'s"
+    # "Coalition line on letting them leave?", "SDF position on a deal", "SDF figure for Syrians who left?": a party's
+    # stance or count, written without "'s" ("the figure for the fighters" names no one)
     re.compile(r"(?<![’'])\b(?!(?:official|public|hard|front|bottom|party|same|final|new|old|first|last|their|its|his|her|our|my|your|"
-               r"this|that|whose|the|a|an)\b)([\w\-]+) (?:line|position|stance|policy) (?:on|about|over|regarding|towards?)\b", re.I),
+               r"this|that|whose|the|a|an|any|each|every|other|another|total|overall|exact|rough|actual|real|true|precise|approximate|"
+               r"estimated|combined|higher|lower|bigger|smaller|different|latest|earlier|later|original|death|casualty)\b)"
+               r"([\w\-]+) (?:(?:line|position|stance|policy) (?:on|about|over|regarding|towards?)"
+               r"|(?:figure|estimate|count|number|tally|version|account) (?:for|of|on))\b", re.I),
     re.compile(r"\b(?:do|does|did|has|have|had|what|how) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:say|said|claim|"
                r"report|estimate|state|tell|told|think|put|describe|call|deny|denied|insist|announce|reply|respond)\b", re.I),
     # "coalition say how many surrendered?", "the US coalition, what do they say about …?"

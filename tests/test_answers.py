@@ -285,6 +285,8 @@ def test_the_party_whose_account_is_asked_for_is_read_from_the_question():
     assert as_source("People left the town when?") == set()
     assert as_source("Union line on the pay offer - consistent?") == {"union"}  # a stance written without "'s"
     assert as_source("what is the official line on the pay offer?") == as_source("the front line on the river") == set()
+    assert as_source("Union figure for the dockers who left?") == {"union"}  # a count of its own, written so too
+    assert as_source("what was the figure for the dockers?") == as_source("total number of the dockers?") == set()
 
 
 def test_a_garbled_copy_that_repeats_a_chosen_quotation_is_redundant():
