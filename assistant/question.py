@@ -186,6 +186,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
                                         or _HOLDS_UP.search(checked)  # "… - did that hold up?"
                                         or _CHALLENGE.search(checked)  # "…, but didn't the YPG deny …?"
                                         or _WHICH_IS_RIGHT.match(checked)))  # "X says there was no deal. who is right?"
+    if told_differ and _WHICH_IS_RIGHT.match(text.rsplit(" -", 1)[-1]):  # "Syrian fighters who left - X has one
+        question.kind = "number" if _FIGURE_WORDS.search(told_differ) else "other"  # number, Y another. which is it?"
     if told_differ or _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _OR_DENIED.search(text) \
             or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
         question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
@@ -297,16 +299,23 @@ _CONTRAST = re.compile(r"\s*\((?:not|rather than|as opposed to|excluding|except)
                        r"|,\s*(?:not|rather than|as opposed to)\s+(?:the\s+)?[\w\-’']+(?:\s+ones?)?\s*(?=,)", re.I)
 
 
-def _without_told_differ(text: str) -> tuple[str, bool]:
+def _without_told_differ(text: str) -> tuple[str, str]:
     """The question without a sentence in which the user says the accounts differ ("coalition
     gives one surrender count, the locals another. how many IS actually gave themselves up?"),
-    and whether it had one: such a sentence asks for every account and names no topic (nor a
-    group: "the locals" there are a party)."""
+    and that sentence ("" if none): it asks for every account and names no topic (nor a group:
+    "the locals" there are a party), except what it names before a dash or colon."""
     if not _TOLD_DIFFER.search(text):
-        return text, False
+        return text, ""
     parts = re.split(r"(?<=[.?!])\s+", text.strip())
-    kept = " ".join(p for p in parts if not _TOLD_DIFFER.search(p))
-    return (kept if "?" in kept else text), True
+    kept = " ".join(_lead_in(p) if _TOLD_DIFFER.search(p) else p for p in parts).strip()
+    return (kept if "?" in kept else text), " ".join(p for p in parts if _TOLD_DIFFER.search(p))
+
+
+def _lead_in(told: str) -> str:
+    """What a sentence telling that accounts differ names before a dash or colon: "Syrian IS fighters
+    who left - Observatory has one number, SDF another." is about the Syrian fighters who left."""
+    head = re.split(r"\s[-—–]\s|[—–:]\s*", told[:_TOLD_DIFFER.search(told).start()], maxsplit=1)
+    return head[0].strip() + " -" if len(head) == 2 and head[0].strip() else ""
 
 
 def _one_question(text: str) -> str:
@@ -375,11 +384,14 @@ _ONES_POSITION = re.compile(rf"[’']s\s+(?:own\s+)?(?:{_POSITION})\b", re.I)  #
 _ONES_LINE = re.compile(rf"[’']s\s+(?:own\s+)?(?:{_POSITION}|account|version|statement|estimate|figure|number|count)\b",
                        re.I)  # "Do the articles agree on the coalition's position?": one party's account, as each article tells it
 # the claim and its denial asked together: "was there a deal, or did the Kurds deny it?", "some say yes, the YPG say no",
-# "one piece says brokered, AFP has a denial"
+# "one piece says brokered, AFP has a denial", "was there a deal or not? the YPG guy flat out denies it"
 _OR_DENIED = re.compile(r"\bor\s+(?:did|do|does|is|are|was|were|has|have|had)\s+(?:[\w\-’']+\s+){0,3}?(?:den(?:y|ied|ies)|disput(?:e|es|ed)|"
                         r"reject(?:s|ed)?|refut(?:e|es|ed)|contradict(?:s|ed)?)\b|\bsays? (?:yes|so)\b.*\bsays? no\b|\bsays? no\b.*\bsays? (?:yes|so)\b"
                         r"|\b(?:has|had|carr(?:ies|ied)|runs|ran|quot(?:es|ed)|cit(?:es|ed)|report(?:s|ed))\s+(?:a|an|the|some)\s+"
-                        r"(?:\w+\s+)?denials?\b", re.I)
+                        r"(?:\w+\s+)?denials?\b"
+                        # the claim asked, then a party's denial of it told: "was there a deal or not? the YPG guy denies it"
+                        r"|\?\s*[^?]*\b(?:den(?:y|ies|ied)|disput(?:e|es|ed)|reject(?:s|ed)|refut(?:e|es|ed)|contradict(?:s|ed))\s+"
+                        r"(?:it|that|this|any such|the (?:claim|report|story|idea))\b", re.I)
 _DISCREPANCY = re.compile(r"\b(?:discrepanc\w*|disagreements?|contradictions?|inconsistenc\w*)\b", re.I)
 # the user says the accounts differ: "the kurds say one thing, everyone else says another", "coalition gives one
 # surrender count, the locals another", "the timelines don't match", "i keep reading different things"
@@ -388,6 +400,7 @@ _TOLD_DIFFER = re.compile(r"\b(?:says?|said|claims?|claimed|gives?|gave|puts?|te
                           r"|\b(?:don[’']?t|do not|doesn[’']?t|does not)\s+(?:match|agree|line up|add up|square|tally)\b"
                           r"|\b(?:reading|hearing|seeing|getting|read|heard|seen|got)\s+(?:\w+\s+)?(?:different|conflicting|contradictory|"
                           r"mixed)\s+(?:things|stuff|reports|numbers|figures|stories|accounts|versions|answers|messages|signals)\b", re.I)
+_FIGURE_WORDS = re.compile(r"\b(?:numbers?|figures?|counts?|totals?|estimates?|tall(?:y|ies))\b", re.I)
 _SAME_OR_NOT = re.compile(r"\b(?:the same|agree\w*|disagree\w*|differ\w*|match\w*|consistent\w*|contradict\w*|line\w* up|"
                           r"at odds|in line)\b", re.I)  # two parties, and whether their accounts agree
 _WHO_MORE = re.compile(r"\b(?:who|which)\b[^?]*\b(?:higher|lower|more|fewer|less|bigger|larger|smaller|greater|most|fewest|least)\b", re.I)
@@ -459,7 +472,11 @@ def _topic_terms(text: str) -> list[str]:
     text = re.sub(r"\b(?:(?:mean|meant|means)\s+)?(?:the\s+)?same\s+thing\b", "same", text, flags=re.I)  # "do they mean the same thing?"
     text = _IS_THAT_RIGHT.sub(" ", text)  # "… is that right?": no topic of its own
     text = _UNTIL_NOW.sub(" ", text)  # "how many have surrendered so far?": when, not what
+    text = _HOW_SAID.sub(" ", text)  # "the YPG guy flat out denies it on the record": how it was said, not what
     return [t for t in terms(text) if t not in _ABOUT_ACCOUNTS]  # "long": the kind asked
+
+
+_HOW_SAID = re.compile(r"\b(?:flat(?:ly)?(?:\s+out)?|outright|categorically|point[- ]blank|(?:on|off)\s+(?:the\s+)?record)\b", re.I)
 
 
 def _leans_on_history(text: str, own_terms: list[str]) -> bool:

@@ -143,6 +143,8 @@ def test_a_denial_of_talks_taking_place_is_no_dispute_about_what_anyone_took(tmp
                                    "over the dockers' pay.\n"))
     assert "Accounts differ" not in bot.ask("Did the dockers take their families with them?").text
     assert re.search(r"Accounts differ on whether talks.*Ruiz.*denied", bot.ask("Were talks on pay taking place, or did anyone deny it?").text)
+    told = bot.ask("Were talks on pay taking place or not? The owners' spokesman flat out denies it on the record")
+    assert re.search(r"Accounts differ on whether talks.*Ruiz.*denied", told.text)
 
 
 @pytest.mark.slow
@@ -1516,6 +1518,20 @@ def test_a_user_saying_the_accounts_differ_asks_every_account_and_names_no_topic
     assert analyse("was there a deal or not? the union says one thing, everyone else says another").compares
     assert analyse("how long did the walkout last? the timelines don't match").compares
     assert not analyse("how many dockers went home? the union gave one figure").compares
+
+
+def test_what_a_user_names_before_saying_the_accounts_differ_is_the_topic():
+    q = analyse("Dockers who went home - the union has one number, the owners another. which is it?")
+    assert q.compares and q.kind == "number" and "docker" in q.terms and not {"union", "owner"} & set(q.terms)
+    q = analyse("Pay talks: the union says one thing, the owners another. Who is right?")
+    assert q.compares and q.kind == "other" and "pay" in q.terms and not {"union", "owner"} & set(q.terms)
+
+
+def test_a_claim_asked_then_a_partys_denial_of_it_told_compares_the_accounts():
+    q = analyse("Was there a pay deal or not? The union guy flat out denies it on the record")
+    assert q.compares and "deal" in q.terms and not {"flat", "record"} & set(q.terms)  # how it was said, not what
+    assert analyse("was there a pay deal? the owners deny it").compares
+    assert not analyse("did the owners deny it?").compares and not analyse("who denied it?").compares
 
 
 def test_a_pullout_is_a_leaving_whose_time_can_be_asked():
