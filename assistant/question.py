@@ -476,7 +476,9 @@ def _topic_terms(text: str) -> list[str]:
     return [t for t in terms(text) if t not in _ABOUT_ACCOUNTS]  # "long": the kind asked
 
 
-_HOW_SAID = re.compile(r"\b(?:flat(?:ly)?(?:\s+out)?|outright|categorically|point[- ]blank|(?:on|off)\s+(?:the\s+)?record)\b", re.I)
+# "flat" only as a manner ("flatly", "flat out", "a flat denial"), not a home
+_HOW_SAID = re.compile(r"\b(?:flatly|flat[\s-]+out|flat(?=\s+denials?\b)|outright|categorically|point[- ]blank|"
+                       r"(?:on|off)\s+(?:the\s+)?record)\b", re.I)
 
 
 def _leans_on_history(text: str, own_terms: list[str]) -> bool:

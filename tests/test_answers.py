@@ -1532,6 +1532,7 @@ def test_a_claim_asked_then_a_partys_denial_of_it_told_compares_the_accounts():
     assert q.compares and "deal" in q.terms and not {"flat", "record"} & set(q.terms)  # how it was said, not what
     assert analyse("was there a pay deal? the owners deny it").compares
     assert not analyse("did the owners deny it?").compares and not analyse("who denied it?").compares
+    assert "flat" in analyse("was the union leader's flat searched?").terms  # a home, not a manner
 
 
 def test_a_pullout_is_a_leaving_whose_time_can_be_asked():
