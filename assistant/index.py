@@ -133,8 +133,8 @@ class _EmbedOnce:
         for text, vector in zip(new, self.model.get_text_embedding_batch(new) if new else []):
             self.vectors[text] = np.asarray(vector, dtype=np.float32)
         vectors = [self.vectors[text] for text in texts]
-        for old in list(self.vectors)[:max(0, len(self.vectors) - self.keep)]:
-            del self.vectors[old]
+        while len(self.vectors) > self.keep:  # the oldest first: a dict keeps insertion order
+            del self.vectors[next(iter(self.vectors))]
         return vectors
 
 

@@ -187,7 +187,7 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
                                         or _CHALLENGE.search(checked)  # "…, but didn't the YPG deny …?"
                                         or _WHICH_IS_RIGHT.match(checked)))  # "X says there was no deal. who is right?"
     if told_differ and _WHICH_IS_RIGHT.match(text.rsplit(" -", 1)[-1]):  # "Syrian fighters who left - X has one
-        question.kind = "number" if _FIGURE_WORDS.search(told_differ) else "other"  # number, Y another. which is it?"
+        question.kind = "number" if _ASKS_FIGURE.search(told_differ) else "other"  # number, Y another. which is it?"
     if told_differ or _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _OR_DENIED.search(text) \
             or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
         question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
@@ -306,9 +306,9 @@ def _without_told_differ(text: str) -> tuple[str, str]:
     "the locals" there are a party), except what it names before a dash or colon."""
     if not _TOLD_DIFFER.search(text):
         return text, ""
-    parts = re.split(r"(?<=[.?!])\s+", text.strip())
-    kept = " ".join(_lead_in(p) if _TOLD_DIFFER.search(p) else p for p in parts).strip()
-    return (kept if "?" in kept else text), " ".join(p for p in parts if _TOLD_DIFFER.search(p))
+    parts = [(part, bool(_TOLD_DIFFER.search(part))) for part in re.split(r"(?<=[.?!])\s+", text.strip())]
+    kept = " ".join(_lead_in(part) if told else part for part, told in parts).strip()
+    return (kept if "?" in kept else text), " ".join(part for part, told in parts if told)
 
 
 def _lead_in(told: str) -> str:
@@ -400,7 +400,6 @@ _TOLD_DIFFER = re.compile(r"\b(?:says?|said|claims?|claimed|gives?|gave|puts?|te
                           r"|\b(?:don[’']?t|do not|doesn[’']?t|does not)\s+(?:match|agree|line up|add up|square|tally)\b"
                           r"|\b(?:reading|hearing|seeing|getting|read|heard|seen|got)\s+(?:\w+\s+)?(?:different|conflicting|contradictory|"
                           r"mixed)\s+(?:things|stuff|reports|numbers|figures|stories|accounts|versions|answers|messages|signals)\b", re.I)
-_FIGURE_WORDS = re.compile(r"\b(?:numbers?|figures?|counts?|totals?|estimates?|tall(?:y|ies))\b", re.I)
 _SAME_OR_NOT = re.compile(r"\b(?:the same|agree\w*|disagree\w*|differ\w*|match\w*|consistent\w*|contradict\w*|line\w* up|"
                           r"at odds|in line)\b", re.I)  # two parties, and whether their accounts agree
 _WHO_MORE = re.compile(r"\b(?:who|which)\b[^?]*\b(?:higher|lower|more|fewer|less|bigger|larger|smaller|greater|most|fewest|least)\b", re.I)
