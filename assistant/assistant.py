@@ -100,7 +100,7 @@ class Assistant:
         q.target = [self.ranker.spelled_right(t) for t in q.target]
         q.focus = self.ranker.focus(q)
         ranked = self.ranker.rank(q, self._retrieve(q))
-        statements = self._with_copies(group_copies(ranked))
+        statements = self._with_copies(group_copies(ranked, self.index.lexicon.own_terms))
         evidence = self._evidence(ranked, q)
         if q.context and _ANOTHER_PARTY.match(q.text) and any(self._speaks(q.terms, e) for e in evidence):
             q.compares = True  # "And the US-led coalition?" after what the monitor said: its account beside the monitor's

@@ -35,19 +35,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.errors import StoreError
-from assistant.text import TERMS, copy_key, stem, term_set
+from assistant.text import TERMS, copy_key, stem, term_set, terms
 
 if TYPE_CHECKING:
     import numpy as np
 
-FORMAT = 15  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
+FORMAT = 16  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
             # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
             # 6: speaker readings; 7: claims, speakers and term sets; 8: claims read by a newer
             # claims.py: bump whenever claim extraction changes; 9: terms fold "said there was no"
             # and drop negated auxiliaries; 10: "go along with" is "agree with", holdouts are fighters;
             # 11: "get into" is "entered", "a big deal" is "important";
             # 12: "guys" are members; 13: "UK" and "British" are "Britain"; 14: "ran off", "walked
-            # out", "took off" are "left": bump whenever text.terms changes; 15: vectors.npy)
+            # out", "took off" are "left": bump whenever text.terms changes; 15: vectors.npy;
+            # 16: each sentence's own terms in order, and what its term set adds to them)
 EXACT_ROWS = 250_000  # sentences (~13,000 articles) up to which the vectors are saved for exact search:
                       # 384 MB memory-mapped and ~40 ms a question at the limit
 
@@ -77,7 +78,8 @@ class Lexicon:
     claims: dict[tuple[str, int], list] = field(default_factory=dict)  # (source, index) -> claims as rows
     claims_reader: str = ""                   # `claims.READER` of the code that read them
     speakers: dict[tuple[str, int], tuple[str, int]] = field(default_factory=dict)  # -> (name, index naming them)
-    terms: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # -> `text.term_set` of the sentence
+    terms: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # -> `text.terms` of the sentence, in order
+    extra: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # -> what `text.term_set` adds (acronyms, parts)
     vectors: np.ndarray | None = None         # unit embeddings in `order`, memory-mapped; None: search Chroma
 
     def __post_init__(self) -> None:
@@ -101,6 +103,7 @@ class Lexicon:
             ids[(source, int(i))] = id_
         sentences = {s: sorted(rows, key=lambda r: r.index) for s, rows in sorted(table.items())}
         every = [s for rows in sentences.values() for s in rows]
+        owns = [terms(s.text) for s in every]
         sets = [term_set(s.text) for s in every]
         df = Counter(t for found in sets for t in found)
         from assistant.speakers import READER, read
@@ -115,7 +118,8 @@ class Lexicon:
         lexicon.claims = {key: rows for key, found in said.items()
                           if (rows := [claims.to_row(c) for c in claims.extract_said(sentences[key[0]], key[1], found)])}
         lexicon.claims_reader = claims.READER
-        lexicon.terms = {(s.source, s.index): sorted(found) for s, found in zip(every, sets)}
+        lexicon.terms = {(s.source, s.index): own for s, own in zip(every, owns)}
+        lexicon.extra = {(s.source, s.index): added for s, own, found in zip(every, owns, sets) if (added := sorted(found.difference(own)))}
         if vectors and len(nodes) <= EXACT_ROWS and all(id_ in vectors for id_ in lexicon.order):
             import numpy as np
 
@@ -139,7 +143,8 @@ class Lexicon:
                  "claims": [self.claims.get((s.source, s.index)) for s in self._rows],  # parallel to "sentences"
                  "claims_reader": self.claims_reader,
                  "speakers": [self.speakers.get((s.source, s.index)) for s in self._rows],  # parallel to "sentences"
-                 "terms": [self.terms.get((s.source, s.index)) for s in self._rows]}
+                 "terms": [self.terms.get((s.source, s.index)) for s in self._rows],  # parallel to "sentences"
+                 "extra": [self.extra.get((s.source, s.index)) for s in self._rows]}
         (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         if self.vectors is not None:
             import numpy as np
@@ -179,9 +184,10 @@ class Lexicon:
         keys = [(id_.split("#")[0], int(id_.rsplit("#", 1)[1])) for id_, *_ in table["sentences"]]
         claims = {key: found for key, found in zip(keys, table["claims"]) if found}
         speakers = {key: tuple(found) for key, found in zip(keys, table["speakers"]) if found}
-        terms = dict(zip(keys, table["terms"]))
+        own = dict(zip(keys, table["terms"]))
+        extra = {key: added for key, added in zip(keys, table["extra"]) if added}
         return cls(folder, rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies, readings,
-                   table["reader"], claims, table["claims_reader"], speakers, terms, _vectors(folder, len(keys)))
+                   table["reader"], claims, table["claims_reader"], speakers, own, extra, _vectors(folder, len(keys)))
 
     def claims_of(self, source: str, index: int) -> tuple | None:
         """The claims ingest read in sentence `index` of `source`; None when they were read by
@@ -221,8 +227,16 @@ class Lexicon:
         found = self._term_sets.get(key)
         if found is None:
             saved = self.terms.get(key)
-            found = self._term_sets[key] = frozenset(saved) if saved is not None else term_set(sentence.text)
+            found = self._term_sets[key] = frozenset(saved).union(self.extra.get(key, ())) if saved is not None \
+                else term_set(sentence.text)
         return found
+
+    def own_terms(self, sentence: Sentence) -> list[str]:
+        """`text.terms` of a sentence, as ingest read them: a question never folds the phrasal
+        verbs of a sentence it has not met before (~0.2 ms each, ~7 ms of a first question at
+        2,000 articles)."""
+        saved = self.terms.get((sentence.source, sentence.index))
+        return saved if saved is not None else terms(sentence.text)
 
     @cached_property
     def _term_sets(self) -> dict:

@@ -567,13 +567,15 @@ def _new_names(question: Question, text: str) -> set[str]:
     return {n for n in names(text) if not {stem(w) for w in n.split()} <= asked}
 
 
-def group_copies(ranked: list[Scored]) -> list[Statement]:
-    """Fold near-identical sentences from different articles into one statement, best first."""
+def group_copies(ranked: list[Scored], own_terms: Callable[[Sentence], list[str]] | None = None) -> list[Statement]:
+    """Fold near-identical sentences from different articles into one statement, best first.
+    `own_terms` gives a sentence's `text.terms` (`Lexicon.own_terms`: as ingest read them)."""
     statements: list[Statement] = []
     keys: list[tuple[frozenset, set, set]] = []  # per statement: its terms, its figures, its sources
     for item in ranked:
         text = item.sentence.text
-        own, figures = frozenset(terms(text)), numbers(text)  # its own words: no derived acronyms
+        own = frozenset(own_terms(item.sentence) if own_terms else terms(text))  # its own words: no derived acronyms
+        figures = numbers(text)
         home = next((i for i, (t, f, sources) in enumerate(keys) if f == figures and _overlap(own, t) >= NEAR_COPY
                      and item.sentence.source not in sources), None)
         if home is None:

@@ -127,14 +127,27 @@ def test_speakers_are_saved_at_ingest_and_match_a_fresh_attribution(seeds_bot, m
     assert [saved.speaker_of(s) for s in rows] == fresh  # read afresh, the same here
 
 
-def test_term_sets_are_saved_at_ingest_as_term_set_reads_them(seeds_bot):
+def test_terms_are_saved_at_ingest_as_terms_and_term_set_read_them(seeds_bot):
     from assistant.lexical import Lexicon
-    from assistant.text import term_set
+    from assistant.text import term_set, terms
 
     index = seeds_bot.index
     saved = Lexicon.load(index.lexicon.folder, index.collection.count())
     rows = [s for article in saved.sentences.values() for s in article]
     assert saved.terms and [saved.terms_of(s) for s in rows] == [term_set(s.text) for s in rows]
+    assert [saved.own_terms(s) for s in rows] == [terms(s.text) for s in rows]  # in order, repeats kept
+    assert saved.extra and all(not set(added) & set(saved.own_terms(s)) for s in rows if (added := saved.extra.get((s.source, s.index))))
+
+
+def test_a_loaded_lexicon_is_out_of_the_cyclic_collectors_reach(seeds_bot):
+    import gc
+
+    index = seeds_bot.index
+    index.__dict__.pop("lexicon", None)
+    gc.unfreeze()
+    sentences = index.lexicon.sentences  # loaded afresh
+    assert gc.get_freeze_count() > 0  # a full collection no longer walks its objects mid-question
+    assert not any(gc.is_tracked(o) and o is sentences for o in gc.get_objects())
 
 
 def test_exact_search_over_the_saved_vectors_finds_what_chroma_finds(seeds_bot):
