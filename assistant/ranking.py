@@ -123,7 +123,7 @@ class Ranker:
         """Names in the question that no article uses, in any spelling close to it: "Was Abu
         Bakr al-Baghdadi in Raqqa?" asks about someone the articles never mention. A single
         capitalised word that opens a sentence of the question ("Summarise …") is no name."""
-        text = question.text
+        text = _without_aside(question.text)
         unknown = [name for name in asked_names(text) if terms(name)
                    and not any(self._known(t) for t in terms(name)) and not self._known_compound(name)]
         return unknown + [word for word in self._asked_speakers(text) if word.lower() not in map(str.lower, unknown)]
@@ -303,6 +303,19 @@ class Ranker:
     def neighbours(self, sentence: Sentence, before: int = 1, after: int = 1) -> list[Sentence]:
         rows = self.index.sentences.get(sentence.source, [])
         return [s for s in rows[max(0, sentence.index - before):sentence.index + after + 1] if s.index != sentence.index]
+
+
+def _without_aside(text: str) -> str:
+    """The question without what the asker adds after it that asks nothing ("… leave? Some of my
+    constituents fear they'll turn up in Europe."; "…? sounds like PR tbh"): a name there is
+    the asker's, not one the articles must mention."""
+    asked = text.rfind("?")
+    aside = text[asked + 1:].strip() if asked > 0 else ""
+    return text[:asked + 1] if aside and not _ASKS.match(aside) else text
+
+
+_ASKS = re.compile(r"(?:and |but |so |or )?(?:who|whom|whose|what|when|where|why|how|which|is|are|was|were|do|does|did|can|could|will|"
+                   r"would|has|have|had|should)\b", re.I)  # "…? Is Zorland involved": a second question, its mark left out
 
 
 def asked_names(text: str) -> list[str]:

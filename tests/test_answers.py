@@ -249,6 +249,13 @@ def test_a_question_about_someone_the_articles_never_mention_abstains_and_names_
     for question in ("What does The National say about the sailors?", "Did the BBC report the inspection?"):
         assert not harbour_bot.ranker.unknown_names(analyse(question)), question
         assert "nation" not in analyse(question).terms and "bbc" not in analyse(question).terms
+    # what the asker adds after the question asks nothing; a name in the question or before it is asked
+    unknown = lambda question: harbour_bot.ranker.unknown_names(analyse(question))  # noqa: E731
+    assert not unknown("Why won't the port let the sailors off? My cousin fears they end up in Zorland.")
+    assert not unknown("why inspect the ship first? sounds like PR tbh")
+    assert unknown("Did Zorland send a tug? My cousin says so.") == ["Zorland"]
+    assert unknown("My cousin says Zorland sent a tug. Did it?") == ["Zorland"]
+    assert unknown("Why won't the port let the sailors off? Is Zorland involved") == ["Zorland"]
 
 
 def test_the_uk_is_britain():
