@@ -275,7 +275,9 @@ _REPORTED = re.compile(r"(?:\bafter|\bwhen)\s+(?P<who>[\w\s’'\-]{3,60}?)\s+(?:
 
 # Idioms whose verb and noun say nothing of what is denied: "denied that discussions were taking place"
 # denies discussions, not anything taken or any place.
-_LIGHT_IDIOMS = re.compile(r"\b(?:tak(?:e|es|ing|en)|took)\s+place\b", re.I)
+_LIGHT_IDIOMS = re.compile(r"\b(?:tak(?:e|es|ing|en)|took)\s+place\b"
+                           r"|,\s*(?:using|referring to|in (?:a )?reference to)\b[^.;\"“”]*\.?\s*$", re.I)  # "…, he told AFP, using the
+# Arabic acronym for IS": the writer's gloss on the words, not what they deny
 _SPEECH = {"comment", "earlier", "report", "claim", "statement", "council", "member", "another"}
 _SPEECH |= {stem(day) for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today",
                                   "yesterday", "tonight", "morning", "afternoon", "evening", "night", "week", "weekend")}  # when, not what

@@ -40,7 +40,8 @@ KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus wo
 # "what did X say / make of / think of …": X is the party asked to speak
 _ASKED_SPEAKER = re.compile(r"\b(?:what|how)\s+(?:did|does|do|has|have|had|would|will)\s+(?P<who>(?:[\w’'\-]+\s+){1,5}?)"
                             r"(?:say|said|make of|think|react|respond|reply|tell|feel|view)\b", re.I)
-_ANYONE = {"guy", "folk", "peopl", "anyon", "everyon", "other", "they", "them", "he", "she", "it", "local", "offici"}
+_ANYONE = {"guy", "folk", "peopl", "anyon", "everyon", "other", "they", "them", "he", "she", "it", "local", "offici",
+           "side", "parti"}  # "what does the kurdish side say?": the Kurds, whatever the articles call their party
 _WHO_SAID = re.compile(r"^\s*(?:and\s+|so\s+|but\s+|then\s+)?who\s+(?:\w+\s+)?(?:said|says|say|told|tells|claimed|stated)\b", re.I)
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going|(?:keep|kept) (?:on )?\w+ing)\b", re.I)
 ASKS_DATE = re.compile(r"\b(?:what|which|exact)\s+(?:\w+\s+)?date\b", re.I)  # "on what calendar date"

@@ -127,6 +127,7 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(?:push(?:es|ed|ing)?|mov(?:e|es|ed|ing)|advanc(?:e|es|ed|ing)|march(?:es|ed|ing)?|"
                        r"br(?:eak|eaks|oke|eaking)|swept|sweep(?:s|ing)?|get|gets|got|getting|went|go|goes|going) into\b", re.I), "entered"),
            (re.compile(r"\b(?:such a |so much of a |that much of a |a )?big deal\b", re.I), "important"),  # not an agreement
+           (re.compile(r"\b(?:just|only|all|merely|mere|empty)\s+talk\b", re.I), "words"),  # "or is that just talk?": no negotiations
            (re.compile(r"\bin the first place\b", re.I), ""),  # "when did they get in, in the first place?": no place asked
            (re.compile(r"\b(?:keep|keeps|keeping|kept) (?:tabs|an eye|watch) on\b", re.I), "tracking"),
            (re.compile(r"\b(?:okay|ok|happy|fine|comfortable|on board) with\b"

@@ -100,6 +100,14 @@ def test_an_idiom_in_what_is_denied_is_not_denied():
     assert stem("talks") in denial.denied and not {stem("taking"), stem("place")} & denial.denied
 
 
+def test_the_writers_gloss_after_a_quoted_denial_is_not_denied():
+    rows = article("\"We completely deny any talks with the owners,\" union leader Marta Olsen told AFP, "
+                   "using the dockers' word for the lockout.")
+    [denial] = [c for c in extract(rows, 0) if c.kind == "denial"]
+    assert {stem("talks"), stem("owners")} <= denial.denied
+    assert not {stem("using"), stem("dockers"), stem("word"), stem("lockout")} & denial.denied
+
+
 def test_giving_up_counts_as_surrender():
     [claim] = quantity_claims(article("Officials said 40 fighters gave themselves up overnight.")[0], None)
     assert claim.event == "surrender"
