@@ -149,7 +149,8 @@ def counted_thing(text: str) -> list[str]:
         if _AN_EVENT.fullmatch(match.group(1)):
             return ["peopl"]  # "how many died?": whoever did, unnamed
         counted = terms(match.group(1))
-        return ["member"] if counted == ["is"] else counted  # "how many IS have surrendered?": its members, any
+        return counted[:-1] + ["member"] if counted[-1:] == ["is"] else counted  # "how many (foreign) IS have
+        # surrendered?": its members, any (or the foreign ones)
     if not re.search(r"\bhow many\b|\bnumber of\b", text, re.I) and (own := _FIGURE_OF.search(text)) \
             and not re.search(r"\b(?:hours?|days?|weeks?|months?|years?|minutes?|per ?cent|percent)\b", own.group(1), re.I):
         return terms(own.group(1))

@@ -52,7 +52,8 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "messag": "contact", "holdout": "fighter", "guy": "member",
             "uk": "britain", "british": "britain",  # "the UK-based monitor" is the "Britain-based" one
             "shield": "hostag",  # "human shields" are hostages
-            "readi": "prepar"}  # "getting ready to leave": preparations are under way
+            "readi": "prepar",  # "getting ready to leave": preparations are under way
+            "civvi": "civilian"}  # "how many civvies got out?"
 
 # News outlets a reader names as the teller of a story ("what does The National say …"): who
 # published an article, not what it is about, and an article need not name its own outlet.

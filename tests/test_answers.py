@@ -1472,6 +1472,13 @@ def test_how_many_of_a_group_so_far_counts_its_members_and_so_far_is_no_topic():
     question = analyse("How many IS have surrendered so far?")
     assert question.kind == "number" and question.target == ["member"] and "far" not in question.terms
     assert "far" in analyse("How far did the convoy travel?").terms
+    assert analyse("how many foreign IS still inside the city").target == ["foreign", "member"]  # the foreign ones
+
+
+def test_civvies_are_civilians():
+    from assistant.text import terms
+
+    assert terms("how many civvies got out?") == terms("how many civilians got out?")
 
 
 def test_how_many_syrians_got_out_sets_the_coalitions_surrendered_beside_those_who_left(seeds_bot):
