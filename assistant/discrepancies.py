@@ -67,8 +67,10 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     only that speaker's claims; `distinctive(stem)` tells rare words from everyday ones, so
     "Raqqa" in "the Raqqa Civil Council" does not make every question about the council.
     `speakers` are those of the evidence: a named speaker who claims nothing leaves nothing.
-    A question comparing speakers ("Does the SDF agree with that?") keeps every speaker."""
-    if question.compares or _asks_what_a_figure_includes(question):
+    A question comparing speakers ("Does the SDF agree with that?") keeps every speaker; one
+    comparing reports of what a speaker said ("Do the two AFP reports agree on the Observatory's
+    number?") keeps that speaker's."""
+    if question.compares and not ACROSS_REPORTS.search(question.text) or _asks_what_a_figure_includes(question):
         return claims  # what a figure includes is disputed between speakers: every account is wanted
     asked = set(question.terms) | set(question.context_terms)  # "And the foreign ones?" after "what did the coalition say"
     sourced = as_source(question.text) | as_source(question.context)
@@ -103,6 +105,12 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
         return claims  # "So did any of the foreigners get out anyway?", "How many of them were there?" after the
         # coalition's line: what happened, or how many, by any account
     return scoped if scoped or any(named(s) for s in speakers) else claims
+
+
+# Reports set side by side, not parties: "the two AFP reports", "both pieces", "the other AFP version", "across the articles"
+ACROSS_REPORTS = re.compile(r"\b(?:both|two|other|each|every|all|different)\s+(?:[\w\-]+\s+){0,2}?(?:reports?|articles?|pieces?|"
+                            r"versions?|stories|story|outlets?|papers?|write-?ups?)\b|\bacross\s+(?:the\s+)?(?:reports|articles|"
+                            r"pieces|outlets|coverage|stories)\b", re.I)
 
 
 def _group_qualifiers(text: str) -> set[str]:

@@ -1668,3 +1668,18 @@ def test_an_arabic_article_joins_a_name_in_any_of_its_spellings():
     assert asked_names("Did they head to Deir el-Zour or Ar-Raqqa?") == ["Ar-Raqqa", "Deir el-Zour"]
     assert asked_names("Was Abu Bakr al-Rashidi in the port?") == ["Abu Bakr al-Rashidi"]
     assert asked_names("Did Tomas Vey and Ana Berg meet?") == ["Ana Berg", "Tomas Vey"]
+
+
+@pytest.mark.slow
+def test_reports_set_side_by_side_on_one_partys_figure_compare_that_partys_accounts(tmp_path):
+    bot = bot_over(tmp_path,
+                   wire=("Ships wait at Varo\n\nAbout 40 ships are waiting outside the harbour, the Baltic Shipping Monitor "
+                         "told AFP. The Dockers' Union said 60 ships were waiting.\n"),
+                   reprint=("Varo strike goes on\n\nAbout 40 ships are waiting outside the harbour, the Baltic Shipping "
+                            "Monitor told AFP on Monday. Union leader Marta Olsen said the strike would go on.\n"),
+                   background=("Varo port\n\n" + " ".join(f"Berth {n} at Varo was built in {1900 + n} for grain and timber."
+                                                            for n in range(1, 25)) + "\n"))  # the monitor's name words are rare
+    same = bot.ask("Do the two AFP reports agree on the Shipping Monitor's number of ships waiting?")
+    assert not same.discrepancies and "40 ships" in same.text  # the monitor's count, the same in both
+    parties = bot.ask("Do the Shipping Monitor and the Dockers' Union agree on the number of ships waiting?")
+    assert parties.discrepancies  # parties set side by side: 40 against 60
