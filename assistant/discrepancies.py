@@ -624,6 +624,8 @@ def _denials(question: Question, claims: list[Claim], evidence: list[Evidence]) 
     # a party's own words first ("We completely deny any negotiations or deal," Nuri Mahmoud told AFP), before a report
     # of its denial ("a spokesman for the YPG denied …"), which then joins the dispute the quote opened
     denials = sorted((c for c in claims if c.kind == "denial"), key=lambda c: not _QUOTED_DENIAL.search(c.sentence.text))
+    if _WHO_TOOK_PART.search(question.text) and not question.compares:
+        return []  # "who brokered the deal?", "were tribal leaders in on the talks?": who took part, the talks taken as given
     for denial in denials:
         if event in _EVENT_STEMS and not _EVENT_STEMS[event] & denial.denied:
             continue  # "were those who surrendered locals?" is not about whether foreigners were allowed to leave
@@ -656,6 +658,11 @@ _DATING_CLAUSE = re.compile(r"\b(?:after|once|before|since|until|till)\s+(?:the|
 # "Who was the YPG spokesman who denied any deal?": asks who made a denial it takes as given, not whether it stands
 _WHO_DENIED = re.compile(r"^\s*(?:and\s+)?(?:who|which\s+[\w\-]+|what(?:[’']s| is| was) the name of)\b.*\b(?:den(?:y|ied|ies)|rejected|dismissed)\b", re.I)
 _EVERYWHERE = {"is"}
+# Who took part in what is asked about: "who brokered the deal?", "who helped mediate …?", "were tribal leaders involved
+# in the talks?", "who was the council working alongside …?"
+_WHO_TOOK_PART = re.compile(r"^\s*(?:and\s+|so\s+)?(?:(?:who|whom|which\s+[\w\-]+)\b[^?]*?\b(?:broker\w*|mediat\w*|negotiat\w*|"
+                            r"arrang\w*|help\w*|involved|took part|take part|in on|work\w* (?:alongside|with))"
+                            r"|(?:were|was|are|is)\b[^?]*?\b(?:involved in|in on|part of|taking part in|took part in))\b", re.I)
 _PARTY_ASKED = re.compile(r"\b(?:did|does|do|would|will|has|have)\s+(?:the\s+)?(?P<party>[\w\-’' ]{2,40}?)\s+(?:also\s+)?"
                           r"(?:agree|confirm|deny|denied|dispute|back|accept|say|tell|see|concur|corroborate)\w*\b", re.I)
 _QUOTED_DENIAL = re.compile(r"[\"“][^\"”]*\b(?:deny|denies|denied)\b[^\"”]*[\"”]", re.I)  # a denial in the speaker's own words

@@ -1683,3 +1683,18 @@ def test_reports_set_side_by_side_on_one_partys_figure_compare_that_partys_accou
     assert not same.discrepancies and "40 ships" in same.text  # the monitor's count, the same in both
     parties = bot.ask("Do the Shipping Monitor and the Dockers' Union agree on the number of ships waiting?")
     assert parties.discrepancies  # parties set side by side: 40 against 60
+
+
+@pytest.mark.slow
+def test_who_took_part_in_talks_takes_them_as_given_and_whether_there_were_any_does_not(tmp_path):
+    bot = bot_over(tmp_path, union=(
+        "Dock talks\n\n\"We completely deny any negotiations or deal with the owners,\" union leader Marta Olsen told reporters.\n"),
+        monitor=("Strike may end\n\nAbout 40 ships are waiting outside the harbour, the shipping monitor said. "
+                 "A deal on pay was negotiated between the port owners and the dockers, brokered by the harbour "
+                 "chaplain, monitor head Ines Paul said.\n"))
+    who = bot.ask("Who brokered the deal on pay?")
+    assert "chaplain" in who.text and not who.discrepancies  # who took part: the deal taken as given
+    involved = bot.ask("Was the harbour chaplain involved in the pay talks?")
+    assert not involved.discrepancies
+    whether = bot.ask("Was there really a deal on pay, or did the union deny it?")
+    assert whether.discrepancies  # whether there was one: the denial against the monitor's account

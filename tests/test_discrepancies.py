@@ -502,7 +502,9 @@ def test_a_who_question_gets_no_dispute_but_over_what_it_asks_about():
         ("\"We completely deny any negotiations or deal with the owners,\" Marta Olsen said.", "Marta Olsen"))
     assert find(analyse("Who was the union spokeswoman who denied any deal with the owners?"), claims, evidence) == []
     assert find(analyse("What's the name of the union spokeswoman quoted about the dockers?"), claims, evidence) == []
-    [found] = find(analyse("Who negotiated the deal that sent the dockers home?"), claims, evidence)
+    # who took part takes the talks as given (independent gold sets judged the denial beside it a false alarm 5 to 1)
+    assert find(analyse("Who negotiated the deal that sent the dockers home?"), claims, evidence) == []
+    [found] = find(analyse("Were there really negotiations, or a deal with the owners?"), claims, evidence)
     assert {side[0].speaker for side in found.sides} == {"Karl Berg", "Marta Olsen"}
 
 
