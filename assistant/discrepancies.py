@@ -104,6 +104,11 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     if scoped and inherited and not ASKS_WHAT_WAS_SAID.search(question.text):
         return claims  # "So did any of the foreigners get out anyway?", "How many of them were there?" after the
         # coalition's line: what happened, or how many, by any account
+    if not scoped and ACROSS_REPORTS.search(question.text):
+        given = frozenset(n.replace(",", "") for n in re.findall(r"\d[\d,.]*", question.text))
+        tellers = [c.speaker for c in claims if c.kind == "quantity" and c.speaker and given & _figures(c)]
+        if tellers:  # "Is the 275 the same in the other articles?": whoever gave 275, as each article reports it
+            return [c for c in claims if any(same_speaker(c.speaker, t) for t in tellers)]
     return scoped if scoped or any(named(s) for s in speakers) else claims
 
 

@@ -630,3 +630,14 @@ def test_a_figure_without_its_noun_is_quoted_with_what_its_sentence_says_they_di
     [few] = [c for c in extract(rows, 0) if c.kind == "quantity"]
     assert _as_written(few) == "“only a few remained”"
     assert re.search(rf"\b(?:{EVENTS['remain']})\b", rows[1].text)  # "still stuck in" is remaining
+
+
+def test_a_figure_set_side_by_side_across_reports_is_its_tellers_figure():
+    claims = claims_of("About 40 ships are waiting outside the harbour, the Shipping Monitor said.",
+                       "The Dockers' Union said 60 ships were waiting outside the harbour.",
+                       "About 40 ships were waiting outside the harbour, the Shipping Monitor told AFP on Monday.")
+    figure = analyse("Is the 40 the same number in the other reports?")
+    assert {c.speaker for c in scoped_to_speaker(figure, claims, distinctive=lambda t: True)} == {"the Shipping Monitor"}
+    assert find(figure, claims) == []  # the monitor's 40, the same in both reports: the union's 60 is not asked about
+    number = analyse("Is the number of ships waiting the same in the other reports?")
+    assert scoped_to_speaker(number, claims, distinctive=lambda t: True) == claims
