@@ -39,9 +39,16 @@ MISSPELT = 0.88  # a question's word (6+ letters) the corpus never uses, this cl
 KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus word is that word misspelt ("Sellow")
 # "what did X say / make of / think of …": X is the party asked to speak
 _ASKED_SPEAKER = re.compile(r"\b(?:what|how)\s+(?:did|does|do|has|have|had|would|will)\s+(?P<who>(?:[\w’'\-]+\s+){1,5}?)"
-                            r"(?:say|said|make of|think|react|respond|reply|tell|feel|view)\b", re.I)
+                            r"(?:say|said|make of|think|react|respond|reply|tell|feel|view)\b"  # "what did damascus say …"
+                            r"|^\W*what\s+(?P<bare>(?:[\w’'\-]+\s+){1,5}?)(?:say|says|said|thinks?|thought)\b"  # "what the
+                            # government of assad said about the deal?"
+                            r"|\b(?:has|have|did|does|do)\s+(?P<whether>(?:[\w’'\-]+\s+){1,5}?)(?:say|said|comment\w*|react\w*|"
+                            r"respond\w*)\s+(?:anything|something|publicly|officially)\b", re.I)  # "has damascus said anything …?"
+_WRITINGS = {"piec", "report", "articl", "stori", "stor", "outlet", "paper", "wire", "copi", "copy", "version", "sourc", "account",
+             "coverag", "headlin", "press", "media", "news"}
+_AUXILIARY = {"did", "does", "do", "has", "have", "had", "would", "will", "is", "are", "was", "were", "can", "could"}
 _ANYONE = {"guy", "folk", "peopl", "anyon", "everyon", "other", "they", "them", "he", "she", "it", "local", "offici",
-           "side", "parti"}  # "what does the kurdish side say?": the Kurds, whatever the articles call their party
+           "side", "parti", "someon", "somebodi", "anybodi", "everybodi"}  # "what does the kurdish side say?": the Kurds, whatever the articles call their party
 _WHO_SAID = re.compile(r"^\s*(?:and\s+|so\s+|but\s+|then\s+)?who\s+(?:\w+\s+)?(?:said|says|say|told|tells|claimed|stated)\b", re.I)
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going|(?:keep|kept) (?:on )?\w+ing)\b", re.I)
 ASKS_DATE = re.compile(r"\b(?:what|which|exact)\s+(?:\w+\s+)?date\b", re.I)  # "on what calendar date"
@@ -135,7 +142,12 @@ class Ranker:
         asked = _ASKED_SPEAKER.search(text)
         if not asked:
             return []
-        return [word for word in re.findall(r"[\w’'\-]+", asked.group("who"))
+        who = re.findall(r"[\w’'\-]+", asked.group("who") or asked.group("bare") or asked.group("whether"))
+        if asked.group("bare") and _AUXILIARY & {w.lower() for w in who}:
+            return []  # "what the heck did they say": the party comes after the auxiliary
+        if any(stem(w) in _WRITINGS for w in who):
+            return []  # "what do the other pieces say": the articles themselves
+        return [word for word in who
                 if word.islower() and terms(word) and not set(terms(word)) & _ANYONE  # a capitalised one is a name above
                 and not any(self._known(t) for t in terms(word))]
 

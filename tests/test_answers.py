@@ -232,6 +232,17 @@ def harbour_bot(tmp_path_factory):
 
 
 @pytest.mark.slow
+def test_a_party_asked_whether_or_what_it_said_is_unknown_without_an_auxiliary_too(harbour_bot):
+    unknown = lambda question: harbour_bot.ranker.unknown_names(analyse(question))  # noqa: E731
+    assert unknown("has zorland said anything about the inspection?") == ["zorland"]
+    assert unknown("what the port of zorland said about the ship?") == ["zorland"]
+    # the articles themselves, someone unnamed, or a party after the auxiliary are no unknown party
+    for question in ("is that what the other pieces say about the ship?", "did someone say anything different?",
+                     "what on earth did they say?", "do the wire copies say anything about the crew?"):
+        assert not unknown(question), question
+
+
+@pytest.mark.slow
 def test_a_question_about_someone_the_articles_never_mention_abstains_and_names_them(harbour_bot):
     answer = harbour_bot.ask("Did Abu Bakr al-Rashidi order the sailors to stay on board?")
     assert answer.abstained and answer.citations == []
