@@ -224,13 +224,17 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
                                   text.strip(), re.I)  # "And the foreign ones?"; not "and what did she say …?"
             question.kind = answer_kind(user) if elliptical else "other"
         unfilled = _FILLER.sub("", text)  # "ok so does the SDF agree?"
-        agrees = _AGREEMENT.search(unfilled) or _LINES_UP.search(text) or _IS_THAT_WHAT.search(unfilled) \
-            or _COMPARATIVE.search(text) and _ASKS_FIGURE.search(text)  # "ok so that lines up with what the SDF says?", "… put the number higher?"
+        agrees = _AGREEMENT.search(unfilled) or _AGREEMENT.search(_with_auxiliary(unfilled)) or _LINES_UP.search(text) \
+            or _IS_THAT_WHAT.search(unfilled) or _COMPARATIVE.search(text) and _ASKS_FIGURE.search(text)  # "ok so that lines up with what the SDF says?", "… put the number higher?"
         if question.kind in ("yesno", "other") and user and (agrees or question.kind == "yesno" and _OTHERWISE.search(text)):
             question.kind = answer_kind(user)  # "Does the SDF agree with that?": what the SDF says of the same thing
-            if _ASKS_FIGURE.search(text) and re.search(r"\d", assistant or ""):
-                question.kind = "number"  # "does the SDF give the same number?" after the monitor's "about 200"
+            if _ASKS_FIGURE.search(text) and re.search(r"\d", assistant or "") \
+                    or question.kind == "other" and _A_COUNT.search(assistant or "") and set(question.terms) & _AGREEING:
+                question.kind = "number"  # "does the SDF give the same number?" after the monitor's "about 200"; "does
+                # the observatory agree with him?" after what he told Reuters: "no more than 200-300" foreign militants
             question.compares = True
+            if agrees:  # "does the observatory agree with him?": "agree" asks for its account, it names no topic
+                question.terms = [t for t in question.terms if t not in _AGREEING] or question.terms
         if question.compares and (_CHECKS_ACCOUNTS.match(unfilled) or _HOW_THEY_DIFFER.match(unfilled)):
             # "does he give the same range everywhere or does it move around?": the earlier topic, every account
             # of it; the words of the check name no topic
@@ -365,6 +369,7 @@ def _with_accounts_check(text: str) -> tuple[str, str]:
 _ACCOUNT_WORDS = {"statement", "account", "way", "everywher", "consist", "differ", "agre", "disagre", "match", "contradict",
                   "give", "put", "figur", "number", "version", "outlet", "paper", "stori", "compar", "line", "talli", "squar",
                   "correspond", "jibe", "confirm", "disput"}
+_AGREEING = {"agre", "disagre", "concur"}  # not "confirm", "contradict": what a denial is set against
 _VARYING = {"move", "around", "vari", "chang", "shift", "rang"}  # "does the range move around?"
 _HOW_THEY_DIFFER = re.compile(r"^\s*(?:and\s+|so\s+)?(?:how|in what way|where)\b.*\b(?:differ|disagree|contradict|compare|vary)\w*\b", re.I)
 _CHECKS_ACCOUNTS = re.compile(r"^\s*(?:and\s+|but\s+|so\s+)?(?:is|are|was|were|do|does|did|has|have|had)\b.*\b(?:(?:the )?same|differently|"
@@ -417,6 +422,19 @@ _ANYONE_DISPUTES = re.compile(r"\bvs\.?\s|\bversus\b|\bcompared? (?:to|with)\b" 
 _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how much|how long|what|which)\b.*)", re.I)
 
 
+_A_COUNT = re.compile(r"\d[\d,]*(?:\s*(?:-|–|to)\s*\d[\d,]*)?[”\"']?\s+(?:[\w\-]+\s+)?(?!(?:days|weeks|months|years|hours|"
+                     r"minutes)\b)(?:[a-z]{3,}s|people|men|women|children)\b")  # an answer that is a count
+
+
+def _with_auxiliary(text: str) -> str:
+    """A question typed without its auxiliary, as a follow-up often is ("observatory agree with
+    him?", "coalition's number match that?"), with one: "does observatory agree with him?"."""
+    short = len(text.split()) <= 10 and not re.search(r"[?.!;:—–]\s*\S", text)  # one short clause, nothing after it
+    return text if _OPENS_QUESTION.match(text) or not short else "does " + text
+
+
+_OPENS_QUESTION = re.compile(r"^\s*(?:do|does|did|would|will|is|are|was|were|has|have|had|can|could|should|isn[’']?t|"
+                             r"wasn[’']?t|doesn[’']?t|didn[’']?t|who|whom|whose|what|where|when|why|how|which)\b", re.I)
 # A yes/no follow-up asking whether another party shares the answer just given ("Does the SDF
 # agree?", "does the SDF put their number at the same figure?").
 _FILLER = re.compile(r"^(?:(?:ok|okay|so|and|but|well|right|hmm+|huh|eh|oh|ah|uh+|um+|yeah|wait|hang on)\b[\s,.!]*)+", re.I)
@@ -432,7 +450,7 @@ _COMPARATIVE = re.compile(r"\b(?:higher|lower|bigger|smaller|larger|more|fewer|l
 _ASKS_FIGURE = re.compile(r"\b(?:numbers?|figures?|counts?|estimates?|totals?|tall(?:y|ies)|how many)\b", re.I)
 _AGREEMENT = re.compile(r"^(?:do|does|did|would|will|is|are)\b.*(?:\b(?:agree|disagree|concur|confirm|dispute|contradict|"
                         r"corroborate|back|share|accept|support|go along|square|tally|jibe|accords?(?=\s+with\b))\w*\b(?:\s+(?:with\s+)?(?:that|this|it|those|these|them)\b)?"
-                        r"|\b(?:the )?same (?:figure|number|estimate|range|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page)\b|\bsame (?:as|like)\b|\bthe same\s*[?.!]*\s*$"
+                        r"|\b(?:the )?same (?:figure|number|estimate|range|count|total|tally|account|version|amount|way|story|picture|thing|ballpark|page|line|quote|wording)\b|\bsame (?:as|like)\b|\bthe same\s*[?.!]*\s*$"
                         r"|\bthe same (?:in|across) (?:all|every|each|both|the other)\b|\bthe same everywhere\b|\bmatch(?:es|ed)?\b|\bdiffer\w*\b|\bwhat (?:\w+\s+){1,4}(?:says?|said|reports?|reported|claims?|thinks?)\s+too\b|\beve(?:ryone|rybody)\b|\bother (?:sources|reports|people|outlets|articles|accounts)\b|\bsees? (?:it|that|this|things) (?:that|the same) way\b)", re.I)
 
 

@@ -180,6 +180,20 @@ def test_a_follow_up_asking_whether_another_party_agrees_compares_every_speaker(
     assert analyse("Does the army agree with that?").kind == "yesno"  # no earlier turn: a plain yes/no
 
 
+def test_a_follow_up_typed_without_its_auxiliary_still_asks_whether_another_party_agrees():
+    history = [{"role": "user", "content": "what did the union leader tell reporters about the sailors still aboard?"},
+               {"role": "assistant", "content": 'Union leader Ana Ruiz said "no more than 30-40" foreign sailors were left aboard.'}]
+    q = analyse("monitor agree with her?", history)
+    assert (q.kind, q.compares) == ("number", True) and "agre" not in q.terms  # her count, by the monitor's account
+    assert analyse("port's number match that?", history).compares
+    long = analyse("The port quotes a 'Ana Ruis' in its notice, which I take it is the union leader spelt differently", history)
+    assert not long.compares  # a statement of its own, not a clipped question
+    claims = claims_of("Union leader Ana Ruiz said no more than 30-40 foreign sailors were left aboard.",
+                       "The monitor said up to 15 foreign sailors were still aboard.")
+    [found] = find(q, claims)
+    assert {side[0].value for side in found.sides} == {"no more than 30-40", "up to 15"}
+
+
 def test_a_comparing_follow_up_that_names_another_party_ranks_for_that_party_not_the_first():
     history = [{"role": "user", "content": "Does the Syrian Observatory say talks on the foreign fighters go on?"},
                {"role": "assistant", "content": "Mr Abdel Rahman said negotiations on their fate are still ongoing."}]
