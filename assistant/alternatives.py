@@ -147,7 +147,8 @@ def described(text: str) -> tuple[str, str] | None:
     families", "human shields"), as written; None when it offers none, or a name. The offer
     may be one question of several ("… - families or hostages? how do the sources describe them")."""
     match = next((m for part in re.split(r"(?<=\?)\s+", text.strip())
-                  for m in (_DESCRIBED.search(part) or _DESCRIBED_AFTER_NOUN.search(part),) if m), None)
+                  for m in (_DESCRIBED.search(part) or _DESCRIBED_AFTER_NOUN.search(part) or _DESCRIBED_SUBJECT_FIRST.search(part),)
+                  if m), None)
     if not match or any(w[:1].isupper() for w in (match["a"] + " " + match["b"]).split()):
         return None
     first = match["a"]
@@ -169,6 +170,13 @@ _DESCRIBED = re.compile(r"(?:\b(?:were|was|are|is)\s+(?:they|them|these|those|it
 # "were the civilians in the convoy relatives or human shields?": up to two words before "or"
 _DESCRIBED_AFTER_NOUN = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:were|was|are|is)\s+the\b.*?\s(?P<a>[\w’'\-]+(?:\s+[\w’'\-]+)?)\s*,?\s+or\s+"
                                    r"(?:(?:the|their|a|an)\s+)?(?P<b>[\w’'\-]+(?:\s+[\w’'\-]+)?)\s*\?*\s*$", re.I)
+
+
+# "the civilians that went in the convoy was the families of isis or human shields?": the subject first, as a
+# statement, the question in its tone
+_DESCRIBED_SUBJECT_FIRST = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:the|those|these)\s+[^?]*?\s(?:were|was|are|is)\s+(?:(?:the|their|a|an)\s+)?"
+                                      r"(?P<a>[\w’'\-]+(?:\s+[\w’'\-]+){0,3}?)\s*,?\s+or\s+(?:(?:the|their|a|an)\s+)?"
+                                      r"(?P<b>[\w’'\-]+(?:\s+[\w’'\-]+){0,2}?)\s*\?*\s*$", re.I)
 
 
 def timings(question: Question, evidence: list[Evidence], before: Callable[[Sentence], str]) -> list[Found]:

@@ -187,6 +187,10 @@ def test_two_descriptions_are_read_after_where_the_people_were():
     assert described("Were the civilians who left with the convoy family members or human shields?") == (
         "family members", "human shields")
     assert described("were they families or human shields?") == ("families", "human shields")
+    # the subject first, as a statement, the question in its tone
+    assert described("the sailors that went on the ferry was the crew of the ship or hostages?") == ("crew of the ship", "hostages")
+    assert described("the miners who left were locals or foreigners?") == ("locals", "foreigners")
+    assert described("the ferry was going to Varo or somewhere else?") is None  # a name is no description
 
 
 @pytest.mark.parametrize("question", ["so did the syrian IS fighters surrender or did they just get a ride to IS territory?",
