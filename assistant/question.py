@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from assistant.text import OUTLETS, STOP, fold_phrasal, names, stem, terms
+from assistant.text import ORG_WORDS, OUTLETS, STOP, fold_phrasal, names, stem, terms
 
 KINDS = ("number", "person", "place", "time", "reason", "choice", "composition", "definition", "yesno", "other")
 TYPED = {"number", "time", "person", "place"}  # the kinds whose answer has a form of its own: a figure, a time, a name, a place
@@ -28,7 +28,8 @@ _KIND_PATTERNS = [
                r"(?![^?]*\b(?:is|are|was|were|do|does|did|don[’']?t|doesn[’']?t|match\w*|agree\w*|differ\w*)\b)"),
     ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (?:exact |calendar |specific |precise )?(day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
-    ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"),
+    ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal|rationale|justification|motive)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"
+               r"|\b(?:what|which) (?:\w+ )?(?:reasons?|justifications?|rationale|explanations?|motives?) (?:did|does|do|was|were|is|are|has|have|had)\b"),  # "what reason did he give for …?"
     ("choice", r"\b(?:what|which) (?:\w+ ){0,5}?(?:choices?|options?|alternatives?)\b"),  # "what did he say their options were?"
     ("composition", r"\b(?:who|what|which)(?: \w+){0,3}? (?:makes?|made)(?: (?:it|them|this|that))? up\b"
                     r"|\bwhat(?:[’']s| is| was| are| were) the (?:\w+ )?(?:makeup|make-up|composition) of\b|\b(?:is|are|was|were) (?:\w+ )?(?:made up|composed|comprised) of\b"
@@ -108,15 +109,19 @@ def spelled_out(text: str) -> str:
 _SHORTHAND = {"r": "are", "u": "you", "ur": "your", "abt": "about", "b4": "before", "bc": "because", "cuz": "because",
               "coz": "because", "wat": "what", "wht": "what", "hw": "how", "ppl": "people", "thru": "through",
               "govt": "government", "tho": "though", "pls": "please", "w/": "with", "w/o": "without", "hrs": "hours",
-              "yrs": "years", "mins": "minutes", "em": "them", "'em": "them", "’em": "them"}
+              "yrs": "years", "mins": "minutes", "em": "them", "'em": "them", "’em": "them", "msg": "message",
+              "msgs": "messages", "info": "information", "approx": "approximately", "nums": "numbers", "yday": "yesterday"}
 _SHORTHAND_WORD = re.compile(r"(?<![\w/’'.\-])(?:" + "|".join(sorted(map(re.escape, _SHORTHAND), key=len, reverse=True))
                              + r")(?![\w/’'\-]|\.\w)", re.I)  # not the "U" of "U.S." nor "R-rated"
 
 
 def in_full(text: str) -> str:
     """The question with chat shorthand written out: "how many of them r there" -> "… are there"."""
-    return _ACCORDING.sub("according", _SHORTHAND_WORD.sub(lambda m: _SHORTHAND[m.group().lower()], text))
+    text = _SHORTHAND_WORD.sub(lambda m: _SHORTHAND[m.group().lower()], text)
+    return _ACCORDING.sub("according", _WITH.sub("with", text))
 
+
+_WITH = re.compile(r"(?<![\w/’'.\-])w(?=\s+(?:them|him|her|it|their|his|the|a|an|its)\b)")  # "family w them"; not the W of a name
 
 _ACCORDING = re.compile(r"\bac{1,2}or{1,2}d\w{1,4}(?=\s+to\b)", re.I)  # "acording to the coalition": whose account it asks
 
@@ -225,13 +230,16 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             question.kind = answer_kind(user) if elliptical else "other"
         unfilled = _FILLER.sub("", text)  # "ok so does the SDF agree?"
         agrees = _AGREEMENT.search(unfilled) or _AGREEMENT.search(_with_auxiliary(unfilled)) or _LINES_UP.search(text) \
-            or _IS_THAT_WHAT.search(unfilled) or _COMPARATIVE.search(text) and _ASKS_FIGURE.search(text)  # "ok so that lines up with what the SDF says?", "… put the number higher?"
+            or _IS_THAT_WHAT.search(unfilled) or _COMPARATIVE.search(text) and _ASKS_FIGURE.search(text) \
+            or _same_in_a_source(unfilled)  # "ok so that lines up with what the SDF says?", "… put the number higher?", "same in reuters?"
         if question.kind in ("yesno", "other") and user and (agrees or question.kind == "yesno" and _OTHERWISE.search(text)):
             question.kind = answer_kind(user)  # "Does the SDF agree with that?": what the SDF says of the same thing
             if _ASKS_FIGURE.search(text) and re.search(r"\d", assistant or "") \
-                    or question.kind == "other" and _A_COUNT.search(assistant or "") and set(question.terms) & _AGREEING:
+                    or question.kind == "other" and _A_COUNT.search(assistant or "") \
+                    and (set(question.terms) & _AGREEING or _ASKS_FIGURE.search(user) or _same_in_a_source(unfilled)):
                 question.kind = "number"  # "does the SDF give the same number?" after the monitor's "about 200"; "does
-                # the observatory agree with him?" after what he told Reuters: "no more than 200-300" foreign militants
+                # the observatory agree with him?" after what he told Reuters: "no more than 200-300" foreign militants;
+                # "same in reuters?" after "obs figure for foreign fighters left", answered "up to 150 foreign jihadists"
             question.compares = True
             if agrees:  # "does the observatory agree with him?": "agree" asks for its account, it names no topic
                 question.terms = [t for t in question.terms if t not in _AGREEING] or question.terms
@@ -424,6 +432,24 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 
 _A_COUNT = re.compile(r"\d[\d,]*(?:\s*(?:-|–|to)\s*\d[\d,]*)?[”\"']?\s+(?:[\w\-]+\s+)?(?!(?:days|weeks|months|years|hours|"
                      r"minutes)\b)(?:[a-z]{3,}s|people|men|women|children)\b")  # an answer that is a count
+
+
+def _same_in_a_source(text: str) -> bool:
+    """ "same in reuters?", "is it the same according to the Observatory?": the answer just given,
+    set beside what an outlet or party says. Not "same for the foreign ones?", which asks the
+    earlier question of something else, nor "same in mosul?", a place."""
+    match = _SAME_IN.match(text)
+    if not match:
+        return False
+    source = match["source"]
+    return bool(OUTLETS.search(text) or set(source.lower().split()) & ORG_WORDS or _ACRONYM_TYPED.fullmatch(source)
+                or match["by"].lower() != "in" and names(source) - {text.split()[0]})  # "according to Selo", not "in Mosul"
+
+
+_SAME_IN = re.compile(r"^\s*(?:(?:is|was|does|did|do)\s+)?(?:(?:it|that|this|they|he|she)\s+(?:(?:is|was|say|says|said|have|has)\s+)?)?"
+                      r"(?:the\s+)?same\s+(?P<by>in|from|at|according to|per|with)\s+(?:the\s+)?(?P<source>[\w’'\-]+(?:\s+[\w’'\-]+)?)"
+                      r"\s*[?.!]*\s*$", re.I)
+_ACRONYM_TYPED = re.compile(r"[A-Z]{2,5}|[b-df-hj-np-tv-z]{2,5}")  # "SDF"; "sdf", "afp", "ypg" typed in lower case (no vowel)
 
 
 def _with_auxiliary(text: str) -> str:

@@ -103,6 +103,8 @@ def test_question_kinds_read_relative_pronouns_and_periods_right():
     assert answer_kind("What happened to the fighters who stayed?") == "other"
     assert answer_kind("In which city did they meet?") == "place"
     assert answer_kind("What countries do the volunteers come from?") == answer_kind("What towns did they pass?") == "place"
+    assert answer_kind("What reason did the port give for being so strict that no crew may land?") == "reason"
+    assert answer_kind("what justification was offered for the closure") == answer_kind("What was the rationale?") == "reason"
 
 
 def test_a_time_is_read_at_the_start_of_a_sentence_and_may_is_a_month_only_capitalised():
@@ -797,6 +799,9 @@ def test_chat_shorthand_is_read_in_full():
     assert in_full("how many in the last 24 hrs acording to the port") == "how many in the last 24 hours according to the port"
     assert in_full("the accord to end it") == "the accord to end it"
     assert analyse("hw many ppl left?").kind == "number" and "peopl" in analyse("hw many ppl left?").terms
+    assert in_full("who did the crew send their distress msg to") == "who did the crew send their distress message to"
+    assert in_full("do the sailors still aboard have family w them") == "do the sailors still aboard have family with them"
+    assert in_full("George W Bush, W. Europe") == "George W Bush, W. Europe"  # a capital W is an initial
 
 
 def test_an_aside_after_the_question_weighs_half():

@@ -194,6 +194,20 @@ def test_a_follow_up_typed_without_its_auxiliary_still_asks_whether_another_part
     assert {side[0].value for side in found.sides} == {"no more than 30-40", "up to 15"}
 
 
+def test_same_in_an_outlet_or_party_compares_the_answer_just_given_with_theirs():
+    history = [{"role": "user", "content": "monitor figure for foreign sailors still aboard"},
+               {"role": "assistant", "content": "The monitor says up to 15 foreign sailors are still aboard."}]
+    for follow_up in ("same in reuters?", "same in the national?", "is it the same according to the Union?", "same with the sdf?"):
+        q = analyse(follow_up, history)
+        assert (q.kind, q.compares) == ("number", True), follow_up
+    claims = claims_of("The monitor said up to 15 foreign sailors were still aboard.",
+                       "Union leader Ana Ruiz told Reuters no more than 30-40 foreign sailors remain aboard.")
+    [found] = find(analyse("same in reuters?", history), claims)
+    assert {side[0].value for side in found.sides} == {"up to 15", "no more than 30-40"}
+    for other_question in ("same for the crew?", "same in the harbour?", "same in Varo?"):  # the question asked of something else
+        assert not analyse(other_question, history).compares, other_question
+
+
 def test_a_comparing_follow_up_that_names_another_party_ranks_for_that_party_not_the_first():
     history = [{"role": "user", "content": "Does the Syrian Observatory say talks on the foreign fighters go on?"},
                {"role": "assistant", "content": "Mr Abdel Rahman said negotiations on their fate are still ongoing."}]
