@@ -275,7 +275,8 @@ def asks_about_figures(question: Question) -> bool:
     "Were any civilians still left?", "Is anyone still inside?", "Has Raqqa been emptied of civilians?"."""
     return question.kind == "number" or bool(re.search(
         r"\d|\b(?:figure|estimate|number|toll|count|head ?count|size|how big|how large|tally|range)s?\b|\bempt(?:y|ied)\b|\bclear(?:ed)? of\b"
-        r"|\b(?:any|anyone|anybody)\b[^?]{0,40}?\bstill\s+(?:in|inside|there|left|remain\w*)\b"  # "are any civilians still inside?"
+        r"|\b(?:any|anyone|anybody)\b[^?]{0,40}?\bstill\s+(?:in|inside|there|left|remain\w*|stuck|trapped|holed up)\b"  # "are any civilians
+        # still inside?", "any civilians still stuck inside"
         r"|\b(?:are|were|is|was) there (?:still )?any\b|\b(?:are|were|is|was) there\b.*\b(?:left|remain\w*)\b"
         r"|\b(?:are|were|is|was) there still\b|\bany\s+(?:[\w\-]+\s+){0,3}?(?:still\s+)?(?:left|remain\w*)\b"  # "were any civilians still left?"
         r"|\b(?:more|fewer|less)\s+(?:[\w\-]+\s+){0,3}(?:are|were|is|was)\s+(?:still\s+)?(?:left|remain\w*)\b",  # "who says more are left?"

@@ -1162,6 +1162,8 @@ def test_a_question_then_a_check_whether_the_articles_agree_compares_every_accou
     assert "author" in analyse("Did any sailors get off? How did statements from the port authority differ?").terms
     assert not analyse("Where were the dockers heading? Is it far?").compares
     assert asks_about_figures(analyse("Were any sailors still left on board?"))
+    for typed in ("any sailors still stuck on board", "any crew still trapped aboard?", "anyone still holed up in the port"):
+        assert asks_about_figures(analyse(typed)), typed  # whether any are left, asked without "are there"
 
 
 def _sentence(text: str):
