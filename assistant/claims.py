@@ -50,7 +50,7 @@ _QUALIFIER_WORDS = {"foreign", "local", "syrian", "iraqi", "kurdish", "arab", "t
                     "british", "french", "lebanese", "iranian", "western", "european", "domestic", "international"}
 # What a figure counts people doing, in claims and in questions (see discrepancies.question_event).
 EVENTS = {"remain": r"remain\w*|stay\w*|fight on|fight (?:to|until|till) the (?:end|death|last)|still in|trapped|stuck|holding out|holed up|left behind",
-          "left": r"left|leav\w*|fled|flee\w*|withdr\w+|evacuat\w+|exit\w*|depart\w*|quit|pull\w* out",
+          "left": r"left|leav\w*|fled|flee\w*|withdr\w+|evacuat\w+|exit\w*|depart\w*|quit|pull\w* out|escap\w*",
           "surrender": r"surrender\w*|handed themselves|(?:gave|give|giving|given) (?:themselves )?up",
           "killed": r"kill\w*|died|dead|deaths?",
           "captured": r"captur\w*|recaptur\w*|seiz\w*|retak\w*|control\w*"}

@@ -31,6 +31,9 @@ def test_an_either_or_question_offers_two_events_about_one_subject():
     assert (events, intended, subject.qualifiers, subject.nouns) == (("left", "remain"), True, {"foreign"}, {"rebel"})
     # the subject's own "still in the town" is no first outcome: the verb after it is
     assert alternatives("Do the foreign rebels still in the town want out, or are they planning to fight on?")[1] == ("left", "remain")
+    # escaping is leaving
+    assert alternatives("the local rebels surrendered or they just escape from the town?")[1] == ("surrender", "left")
+    assert alternatives("did the rebels escape to wherever they wanted or did they surrender to the army?")[1] == ("left", "surrender")
 
 
 def test_different_speakers_reporting_each_outcome_is_a_dispute_each_side_in_its_own_words():

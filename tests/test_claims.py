@@ -44,6 +44,8 @@ def test_percentages_years_dates_and_durations_are_told_apart():
 def test_counted_thing_qualifiers_and_event():
     [claim] = quantities("The ministry said 310 foreign workers had left the plant.")
     assert claim.head == "worker" and claim.qualifiers == {"foreign"} and claim.event == "left"
+    [escaped] = quantities("The ministry said 310 workers had escaped the plant.")
+    assert escaped.event == "left"
 
 
 def test_leaving_n_means_n_remain():
