@@ -25,7 +25,8 @@ _KIND_PATTERNS = [
                r"|\b(?:dozens|hundreds|thousands|(?!(?:19|20)\d\d\b)\d[\d,]*)\s*,?\s+or\s+(?:dozens|hundreds|thousands|\d[\d,]*)\b"
                r"|^(?!(?:did|do|does|is|are|was|were|has|have|had|can|could|will|would|who|what|which|how|where|when|why)\b)"
                r"(?:the\s+)?(?:[\w\-]+\s+){0,2}(?:numbers|counts?|tall(?:y|ies)|totals?)\b"  # not "tribal figures": people
-               r"(?![^?]*\b(?:is|are|was|were|do|does|did|don[’']?t|doesn[’']?t|match\w*|agree\w*|differ\w*)\b)"),
+               r"(?![^?]*\b(?:is|are|was|were|do|does|did|don[’']?t|doesn[’']?t|match\w*|agree\w*|differ\w*)\b)"
+               r"|\b(?:vs\.?|versus)\s+[^?]{1,40}?\b(?:numbers?|figures?|counts?|tall(?:y|ies)|totals?|estimates?)\s*\?*\s*$"),  # "… - SOHR vs SDF numbers?"
     ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (?:exact |calendar |specific |precise )?(day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
     ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal|rationale|justification|motive)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"
@@ -159,10 +160,18 @@ def counted_thing(text: str) -> list[str]:
     if not re.search(r"\bhow many\b|\bnumber of\b", text, re.I) and (own := _FIGURE_OF.search(text)) \
             and not re.search(r"\b(?:hours?|days?|weeks?|months?|years?|minutes?|per ?cent|percent)\b", own.group(1), re.I):
         return terms(own.group(1))
+    if _EVENT_TALLY.search(text):
+        return ["peopl"]  # "surrender tallies - coalition vs council?": whoever did it, unnamed
     return ["popul"] if _POPULATION.search(text) else []  # "What was Raqqa's population?" counts inhabitants
 
 
-_HOW_MANY_ADVERB = re.compile(r"\bhow many\s+(?:(?:actually|really|truly|in fact|in the end|eventually|finally|just|all)\s+)+", re.I)
+# counts named by what was done: "surrender tallies", "the evacuation numbers", "withdrawal figures"; one party's
+# "surrender figure" is that party's count
+_EVENT_TALLY = re.compile(r"\b(?:surrender\w*|departures?|evacuations?|exits?|withdrawals?)\s+(?:tallies|numbers|figures|counts|totals)\b", re.I)
+
+
+_HOW_MANY_ADVERB = re.compile(r"\bhow many\s+(?:(?:actually|really|truly|in fact|in the end|eventually|finally|just|all|managed to|"
+                              r"(?:were|was) able to|could|got to)\s+)+", re.I)  # "how many actually managed to get out?": how many got out
 _TALKING_ABOUT = re.compile(r"\bhow many\s+(?:are|were|is)\s+(?:we|you|they)\s+(?:talking|speaking)\s+about\b", re.I)
 # "the number of …", "what number of …", "coalition number of IS out of Raqqa"
 _NUMBER_OF = re.compile(_COUNTED.pattern.replace(r"\bhow many ", r"\b(?:total )?numbers? of "), re.I)
@@ -496,7 +505,8 @@ def _names_a_party(text: str) -> bool:
 # number the same in every report? I saw two different figures"
 _ABOUT_ACCOUNTS = {"number", "figur", "rang", "exact", "precis", "outlet", "fit", "differ", "match", "same", "everi", "see",
                    "stori", "pictur", "ballpark", "version", "higher", "lower", "put", "squar", "jibe",
-                   "discrep", "disagr", "disagre", "contradict", "contradictori", "inconsist"}  # "tell the same story"
+                   "discrep", "disagr", "disagre", "contradict", "contradictori", "inconsist",  # "tell the same story"
+                   "talli", "vs", "versus"}  # "surrender tallies - coalition vs council?"
 
 
 ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop|end|be over|finish|cease|wrap up|conclude)\b", re.I)

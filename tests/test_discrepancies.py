@@ -208,6 +208,28 @@ def test_same_in_an_outlet_or_party_compares_the_answer_just_given_with_theirs()
         assert not analyse(other_question, history).compares, other_question
 
 
+def test_terse_tallies_set_side_by_side_ask_for_each_partys_count():
+    from assistant.question import counted_thing
+
+    q = analyse("rescue tallies - coast guard vs union?")
+    assert (q.kind, q.compares) == ("number", True) and {"talli", "vs"}.isdisjoint(q.terms)
+    assert analyse("sailors still aboard - monitor vs union numbers?").kind == "number"
+    assert counted_thing("evacuation numbers - port vs union?") == ["peopl"]  # whoever was evacuated, unnamed
+    assert counted_thing("the port's evacuation figure - the same in both copies?") == []  # one party's own figure
+    claims = claims_of("The port said 40 sailors were evacuated on Monday.", "The union said 95 sailors were evacuated.")
+    [found] = find(analyse("evacuation numbers - port vs union?"), claims)
+    assert {side[0].value for side in found.sides} == {"40", "95"}
+
+
+def test_how_many_managed_to_counts_those_who_did_it_and_lets_talk_announces_a_topic():
+    from assistant.question import counted_thing
+
+    assert counted_thing("How many actually managed to get out of the port?") == ["peopl"]
+    assert counted_thing("how many sailors were able to leave?") == ["sailor"]
+    asked = analyse("Let's talk sailors. How many managed to get off the ship?")
+    assert asked.kind == "number" and "sailor" in asked.terms and "negoti" not in asked.terms  # no talks asked about
+
+
 def test_a_comparing_follow_up_that_names_another_party_ranks_for_that_party_not_the_first():
     history = [{"role": "user", "content": "Does the Syrian Observatory say talks on the foreign fighters go on?"},
                {"role": "assistant", "content": "Mr Abdel Rahman said negotiations on their fate are still ongoing."}]
