@@ -31,7 +31,7 @@ from assistant.answer import Discrepancy
 from assistant.claims import DENIAL, EMPTY, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
 from assistant.question import ASKS_WHAT_WAS_SAID, TYPED, Question
-from assistant.text import ORG_WORDS, PHRASES, VARIANTS, numbers, stem, term_set, terms
+from assistant.text import ORG_WORDS, PHRASES, VARIANTS, acronyms, numbers, stem, term_set, terms
 
 _QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"  # question words; in claims "go free" is no departure
                              r"|out of(?!\s+(?:the\s+)?(?:\d|them|those|these|all|every|each|a total|the total|its|their|his|her))"}
@@ -77,6 +77,7 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
 
     own_written = _written_as_names(question.text)  # typed all in lower case, it names by any word, whatever came before
     written = None if own_written is None else own_written | (_written_as_names(question.context) or set())
+    capitals = {stem(w) for w in re.findall(r"\b[A-Z]{3,6}\b", question.text)}  # an acronym the question writes: "SOHR"
     counted = set(question.target) | _group_qualifiers(question.text)  # "how many Syrian fighters …", "where did the
     # Syrian IS fighters go?": "Syrian" tells which group is meant, not who tells
 
@@ -91,11 +92,13 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
         words = name_words(speaker)
         return any(stem(w) in asked and stem(w) not in counted and stem(w) not in PEOPLE  # "people" names no one, not
                    # even the Kurdish People's Protection Units
-                   and (distinctive(stem(w)) and _names(w, written) or stem(w) in sourced) for w in words)
+                   and (distinctive(stem(w)) and _names(w, written) or stem(w) in sourced) for w in words) \
+            or bool(set(acronyms(speaker or "")) & capitals - counted)  # "SOHR headcount …": the Syrian Observatory for Human Rights
 
     scoped = [c for c in claims if named(c.speaker)]
     own = set(question.terms) | as_source(question.text)
-    inherited = not any(stem(w) in own for c in scoped for w in name_words(c.speaker))
+    inherited = not any(stem(w) in own for c in scoped for w in name_words(c.speaker)) \
+        and not any(set(acronyms(c.speaker or "")) & capitals for c in scoped)  # named by the question, not the earlier turn
     figures = asks_about_figures(question)
     if scoped and inherited and not any(counts_what_is_asked(question, c) if figures else c.kind != "quantity" for c in scoped):
         return claims  # "And how many foreigners stayed?" after "… according to the council": it gave no such figure

@@ -198,6 +198,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     question.compares = question.compares or bool(
         _ANYONE_DISPUTES.search(text)  # "X says … - does anyone dispute that?": every side
         or checked is not None and bool(_AGREEMENT.search(checked)  # "X says …. do the Kurds confirm that?"
+                                        or not _SPEAKS_FOR_SELF.match(checked) and _AGREEMENT.search(_with_auxiliary(checked))  # "…
+                                        # coalition confirm that?"; not "… I saw two different figures"
                                         or _HOLDS_UP.search(checked)  # "… - did that hold up?"
                                         or _CHALLENGE.search(checked)  # "…, but didn't the YPG deny …?"
                                         or _WHICH_IS_RIGHT.match(checked)))  # "X says there was no deal. who is right?"
@@ -441,6 +443,9 @@ _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how
 
 _A_COUNT = re.compile(r"\d[\d,]*(?:\s*(?:-|–|to)\s*\d[\d,]*)?[”\"']?\s+(?:[\w\-]+\s+)?(?!(?:days|weeks|months|years|hours|"
                      r"minutes)\b)(?:[a-z]{3,}s|people|men|women|children)\b")  # an answer that is a count
+
+
+_SPEAKS_FOR_SELF = re.compile(r"\s*(?:i|we|i[’']ve|i[’']m|we[’']ve)\b", re.I)
 
 
 def _same_in_a_source(text: str) -> bool:

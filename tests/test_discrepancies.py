@@ -230,6 +230,20 @@ def test_how_many_managed_to_counts_those_who_did_it_and_lets_talk_announces_a_t
     assert asked.kind == "number" and "sailor" in asked.terms and "negoti" not in asked.terms  # no talks asked about
 
 
+def test_an_acronym_the_question_writes_names_the_speaker_it_stands_for():
+    claims = claims_of("The Northern Monitor for Human Rights said about 40 sailors left.",
+                       "Union leader Ana Ruiz said 95 sailors left.")
+    asked = analyse("NMHR headcount of sailors who left?")
+    assert [c.speaker for c in scoped_to_speaker(asked, claims, distinctive=lambda t: True)] == ["The Northern Monitor for Human Rights"]
+    assert find(asked, scoped_to_speaker(asked, claims, distinctive=lambda t: True)) == []  # its own count: no dispute
+    assert scoped_to_speaker(analyse("nmhr headcount of sailors who left?"), claims, distinctive=lambda t: True) == claims
+
+
+def test_a_reported_claim_then_a_party_checking_it_without_an_auxiliary_compares():
+    assert analyse("NMHR says preparations are under way for the crew to leave. port confirm that?").compares
+    assert analyse("NMHR says preparations are under way for the crew to leave. do the port confirm that?").compares
+
+
 def test_a_comparing_follow_up_that_names_another_party_ranks_for_that_party_not_the_first():
     history = [{"role": "user", "content": "Does the Syrian Observatory say talks on the foreign fighters go on?"},
                {"role": "assistant", "content": "Mr Abdel Rahman said negotiations on their fate are still ongoing."}]
