@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Callable
 
 from assistant.claims import EVENTS, quantity_claims
-from assistant.discrepancies import ASKS_SHARE, counts_what_is_asked, question_event
+from assistant.discrepancies import ASKS_SHARE, PEOPLE, counts_what_is_asked, question_event
 from assistant.index import Index, Sentence
 from assistant.question import ASKS_END, Question, spelled_out
 from assistant.retrieval import Evidence
@@ -448,9 +448,11 @@ def _number_fit(question: Question, sentence: Sentence, found: tuple, before: Ca
     said_before = lambda: re.search(rf"\b(?:{EVENTS[asked_event]})\b", before() + " " + sentence.text, re.I)
     if any(asked_event is None or c.event == asked_event for c in matching):
         return 0.25
-    if _COUNTS_NOTHING_NAMED.search(fold_phrasal(question.text)) and asked_event is not None \
-            and any(c.event == asked_event for c in found):
-        return 0.2  # "how many did it say gave up?": a count of whoever did what is asked
+    if (_COUNTS_NOTHING_NAMED.search(fold_phrasal(question.text))
+            or not question.target and not set(question.terms) & PEOPLE and _WHAT_NUMBER.search(question.text)) \
+            and asked_event is not None and any(c.event == asked_event for c in found):
+        return 0.2  # "how many did it say gave up?", "what number did the coalition give in its statement about
+        # surrenders?": a count of whoever did what is asked
     if matching and asked_event is not None and all(c.event is None for c in matching) and not said_before():
         return 0.0  # a count of the thing, but of no asked event, here or just before: "they numbered about 200"
     if matching or not question.target:
@@ -458,6 +460,7 @@ def _number_fit(question: Question, sentence: Sentence, found: tuple, before: Ca
     return -0.05
 
 
+_WHAT_NUMBER = re.compile(r"\bwhat\s+(?:number|figure|count|total|tally|estimate)\s+(?:did|does|do|has|have|had)\b", re.I)
 # "how many did it say gave up?", "how many of them surrendered?": no thing counted, only what they did
 _COUNTS_NOTHING_NAMED = re.compile(r"\bhow many\s+(?:of (?:them|those|these)\s+)?(?:did|do|does|have|had|has|would|will|could|"
                                    r"surrender\w*|left|leav\w*|fled|withdr\w*|remain\w*|stay\w*|die\w*|killed)\b", re.I)

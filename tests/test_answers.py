@@ -1716,3 +1716,16 @@ def test_who_took_part_in_talks_takes_them_as_given_and_whether_there_were_any_d
     assert not involved.discrepancies
     whether = bot.ask("Was there really a deal on pay, or did the union deny it?")
     assert whether.discrepancies  # whether there was one: the denial against the monitor's account
+
+
+def test_what_number_a_party_gave_about_an_event_is_a_count_of_whoever_did_it():
+    from assistant.claims import quantity_claims
+    from assistant.ranking import _number_fit
+
+    surrendered = _sentence('"Within the past day, about 40 rebels have surrendered," the army said in an emailed statement.')
+    evacuated = _sentence("The 900 civilians had evacuated to the port, the mayor said.")
+    asked = analyse("The army sent out an emailed statement about surrenders. What number did it give?")
+    fit = lambda s: _number_fit(asked, s, tuple(quantity_claims(s, None)), lambda: "")  # noqa: E731
+    assert fit(surrendered) > 0 >= fit(evacuated)  # a count of those who surrendered, not of whoever else
+    named = analyse("What number did the army give for the civilians who were evacuated?")  # names the people counted
+    assert _number_fit(named, surrendered, tuple(quantity_claims(surrendered, None)), lambda: "") <= 0
