@@ -34,7 +34,7 @@ _KIND_PATTERNS = [
     ("choice", r"\b(?:what|which) (?:\w+ ){0,5}?(?:choices?|options?|alternatives?)\b"),  # "what did he say their options were?"
     ("composition", r"\b(?:who|what|which)(?: \w+){0,3}? (?:makes?|made)(?: (?:it|them|this|that))? up\b"
                     r"|\bwhat(?:[’']s| is| was| are| were) the (?:\w+ )?(?:makeup|make-up|composition) of\b|\b(?:is|are|was|were) (?:\w+ )?(?:made up|composed|comprised) of\b"
-                    r"|\bwhat (?:is|are|was|were) (?:\w+ ){1,4}(?:made up|composed) of\b"),
+                    r"|\bwhat (?:is|are|was|were) (?:\w+ ){1,4}(?:made up|made|composed) of\b"),  # "what is the SDF made of?"
     # "what exactly is the SDF?": what a name stands for (lower-cased here; `answer_kind` checks the name)
     ("definition", r"^\s*what\s+(?:exactly\s+)?(?:is|are|was|were)\s+(?:the\s+)?(?!(?:the\s+|his\s+|her\s+|their\s+|its\s+)?(?:reason|purpose|aim|goal|point|name|names)\b)"
                    r"(?![\w\-’'. ]*[’']s\s+names?\b)"  # "what is that council member's name?" asks who
@@ -186,7 +186,7 @@ _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w
 
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
-    text, told_differ = _without_told_differ(_one_question(_without_contrast(in_full(text))))
+    text, told_differ = _without_told_differ(_one_question(_without_contrast(_without_purpose(in_full(text)))))
     question = Question(text=text, kind=answer_kind(text), terms=_topic_terms(text), target=counted_thing(text))
     asked, aside = _with_aside(text)
     if aside:  # "why were there civilians in the convoy? wasn't the deal that they'd be let go": the aside weighs half
@@ -311,6 +311,17 @@ _WHO_SAID_IT_DID = re.compile(r"\bwho\s+(?:said|says|claimed|claims|told \w+|rep
 _DENIED_IN = re.compile(r"\b(?:den(?:y|ied|ies|ial)|wrong|rejected|dismissed|not true|false)\b", re.I)
 _WHO_SAID_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|which \w+)\s+(?:was it that\s+)?(?:said|says|say|told|claimed|stated|made)\s+"
                             r"(?:that|this|it|those)\b", re.I)
+
+
+def _without_purpose(text: str) -> str:
+    """The question without what the asker says they will do with the answer: "Give me the YPG
+    spokesman's actual words, I want to read them on air." asks for his words, not about reading."""
+    return _PURPOSE.sub("", text) or text
+
+
+_PURPOSE = re.compile(r"(?:(?<=[,;.!?])|\s[-—–])\s*(?:i|we)\s*(?:want|need|have|[’']d like|would like|[’']m trying|am trying|[’']re trying|are trying|"
+                      r"[’']m going|am going|[’']ll need)\s+to\s+(?!know\b|understand\b|find\b|check\b|confirm\b|see\b|learn\b|hear\b|be sure\b)"
+                      r"[^?.!;]*[.!]?\s*$", re.I)
 
 
 def _without_contrast(text: str) -> str:

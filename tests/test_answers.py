@@ -1729,3 +1729,18 @@ def test_what_number_a_party_gave_about_an_event_is_a_count_of_whoever_did_it():
     assert fit(surrendered) > 0 >= fit(evacuated)  # a count of those who surrendered, not of whoever else
     named = analyse("What number did the army give for the civilians who were evacuated?")  # names the people counted
     assert _number_fit(named, surrendered, tuple(quantity_claims(surrendered, None)), lambda: "") <= 0
+
+
+def test_what_the_asker_will_do_with_the_answer_names_no_topic():
+    asked = analyse("Give me the union leader's actual words, I want to read them on air.")
+    assert {"read", "air", "want"}.isdisjoint(asked.terms) and "word" in asked.terms
+    assert {"cite", "wire"}.isdisjoint(analyse("Did Ruiz give her figures to the port or the union? We'd like to cite the original wire.").terms)
+    assert analyse("how many sailors left? I want to know the minute they left").text.endswith("the minute they left")  # a
+    # wish to know is part of the question
+    assert "map" in analyse("I need to map it: where did the ferry go?").terms  # the purpose first is part of the question
+
+
+def test_what_a_group_is_made_of_asks_its_composition():
+    from assistant.question import answer_kind
+
+    assert answer_kind("What is the militia made of?") == answer_kind("What is the militia made up of?") == "composition"
