@@ -111,6 +111,8 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*) (?:a )?(?:ride|lift)\b", re.I), "depart"),
            (re.compile(r"\bpull-?outs?\b", re.I), "withdrawal"),  # "how long did the pullout take?"
            (re.compile(r"\bas well\b(?!\s+as\b)", re.I), "too"),  # "getting ready to leave as well": no "well"
+           (re.compile(r"\b(?:do|does|did|doing|done)\s+the\s+talking\s+for\b|\b(?:spoke|speaks|speaking)\s+for\b", re.I),
+            "spokesman for"),  # "who was doing the talking for the coalition?": its spokesman
            (re.compile(r"\blet[’']?s\s+(?:talk|turn to|move on to|get to)(?:\s+about)?\b", re.I), ""),  # "Let's talk civilians.": a topic
            # announced, no negotiation
            (re.compile(r"\b(?:are|were|is) (?:we|you) talking(?: about)?\b(?!\s+(?:to|with)\b)", re.I), ""),  # "are we talking

@@ -423,6 +423,7 @@ def test_phrasal_verbs_synonyms_and_peoples_fold_to_the_articles_words():
     assert terms("when the army took over the town") == terms("when the army captured the town") \
         == terms("when the army overran the town") == terms("when the army originally took control of the town")
     assert terms("they kept fighting") == terms("they continued fighting")
+    assert terms("who was doing the talking for the port?") == terms("who spoke for the port?") == terms("who was spokesman for the port?")
     assert terms("they cleared out of the town") == terms("they left of the town")
     assert terms("the army took back the town") == terms("the army captured the town")
     assert terms("it would go on until dawn") == terms("it would continue until dawn")
