@@ -28,7 +28,7 @@ _KIND_PATTERNS = [
                r"(?![^?]*\b(?:is|are|was|were|do|does|did|don[’']?t|doesn[’']?t|match\w*|agree\w*|differ\w*)\b)"
                r"|\b(?:vs\.?|versus)\s+[^?]{1,40}?\b(?:numbers?|figures?|counts?|tall(?:y|ies)|totals?|estimates?)\s*\?*\s*$"),  # "… - SOHR vs SDF numbers?"
     ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (?:exact |calendar |specific |precise )?(day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
-    ("place", r"\bwhere\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
+    ("place", r"\bwhere\b|\b(?:which (?:way|direction)|what direction)s? (?:did|do|does|were|was|are|is|had|have|has|will|would)\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal|rationale|justification|motive)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"
                r"|\b(?:what|which) (?:\w+ )?(?:reasons?|justifications?|rationale|explanations?|motives?) (?:did|does|do|was|were|is|are|has|have|had)\b"),  # "what reason did he give for …?"
     ("choice", r"\b(?:what|which) (?:\w+ ){0,5}?(?:choices?|options?|alternatives?)\b"),  # "what did he say their options were?"
@@ -220,6 +220,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         question.terms = [t for t in question.terms if t != "first"]
     if question.kind == "time" and _WHICH_TIME.search(text):  # "what month did IS take Raqqa?": "month" is the kind asked
         question.terms = [t for t in question.terms if t not in _TIME_UNITS]
+    if question.kind == "place" and _WHICH_WAY.search(text):  # "which way did they want to go?": "way" is the kind asked
+        question.terms = [t for t in question.terms if t not in ("way", "direct")]
     if question.kind == "time" and ASKS_END.search(text):  # "when will the fighting end?" is about the fighting, not "the end"
         question.terms = [t for t in question.terms if t not in _ENDING]
     if question.kind == "composition":  # "who makes up the SDF?" is about the SDF; "makes up" asks the kind
@@ -525,6 +527,7 @@ _ABOUT_ACCOUNTS = {"number", "figur", "rang", "exact", "precis", "outlet", "fit"
                    "talli", "vs", "versus"}  # "surrender tallies - coalition vs council?"
 
 
+_WHICH_WAY = re.compile(r"\b(?:which (?:way|direction)|what direction)s?\b", re.I)  # not "in what way": how
 ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop|end|be over|finish|cease|wrap up|conclude)\b", re.I)
 _WHICH_TIME = re.compile(r"\b(?:what|which|exact)\s+(?:\w+\s+)?(?:day|date|year|month|time)\b", re.I)
 _TIME_UNITS = {"day", "date", "year", "month", "time", "calendar", "exact", "specif", "precis"}

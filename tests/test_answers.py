@@ -1745,3 +1745,12 @@ def test_what_a_group_is_made_of_asks_its_composition():
     from assistant.question import answer_kind
 
     assert answer_kind("What is the militia made of?") == answer_kind("What is the militia made up of?") == "composition"
+
+
+def test_which_way_they_went_asks_a_place_and_way_is_no_topic():
+    from assistant.question import answer_kind
+
+    asked = analyse("And which way did those sailors want to go?")
+    assert asked.kind == "place" and "way" not in asked.terms
+    assert answer_kind("Which direction was the ferry heading?") == "place"
+    assert answer_kind("In what way did the accounts differ?") != "place"  # how, not where
