@@ -78,6 +78,7 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     own_written = _written_as_names(question.text)  # typed all in lower case, it names by any word, whatever came before
     written = None if own_written is None else own_written | (_written_as_names(question.context) or set())
     capitals = {stem(w) for w in re.findall(r"\b[A-Z]{3,6}\b", question.text)}  # an acronym the question writes: "SOHR"
+    written_short = lambda speaker: set(acronyms(speaker or "")) & capitals  # noqa: E731  "SOHR" for the Syrian Observatory for Human Rights
     counted = set(question.target) | _group_qualifiers(question.text)  # "how many Syrian fighters …", "where did the
     # Syrian IS fighters go?": "Syrian" tells which group is meant, not who tells
 
@@ -93,12 +94,12 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
         return any(stem(w) in asked and stem(w) not in counted and stem(w) not in PEOPLE  # "people" names no one, not
                    # even the Kurdish People's Protection Units
                    and (distinctive(stem(w)) and _names(w, written) or stem(w) in sourced) for w in words) \
-            or bool(set(acronyms(speaker or "")) & capitals - counted)  # "SOHR headcount …": the Syrian Observatory for Human Rights
+            or bool(written_short(speaker) - counted)  # "SOHR headcount …"
 
     scoped = [c for c in claims if named(c.speaker)]
     own = set(question.terms) | as_source(question.text)
     inherited = not any(stem(w) in own for c in scoped for w in name_words(c.speaker)) \
-        and not any(set(acronyms(c.speaker or "")) & capitals for c in scoped)  # named by the question, not the earlier turn
+        and not any(written_short(c.speaker) for c in scoped)  # named by the question, not the earlier turn
     figures = asks_about_figures(question)
     if scoped and inherited and not any(counts_what_is_asked(question, c) if figures else c.kind != "quantity" for c in scoped):
         return claims  # "And how many foreigners stayed?" after "… according to the council": it gave no such figure

@@ -242,14 +242,15 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
                                   text.strip(), re.I)  # "And the foreign ones?"; not "and what did she say …?"
             question.kind = answer_kind(user) if elliptical else "other"
         unfilled = _FILLER.sub("", text)  # "ok so does the SDF agree?"
+        same_in = _same_in_a_source(unfilled)  # "same in reuters?"
         agrees = _AGREEMENT.search(unfilled) or _AGREEMENT.search(_with_auxiliary(unfilled)) or _LINES_UP.search(text) \
             or _IS_THAT_WHAT.search(unfilled) or _COMPARATIVE.search(text) and _ASKS_FIGURE.search(text) \
-            or _same_in_a_source(unfilled)  # "ok so that lines up with what the SDF says?", "… put the number higher?", "same in reuters?"
+            or same_in  # "ok so that lines up with what the SDF says?", "… put the number higher?"
         if question.kind in ("yesno", "other") and user and (agrees or question.kind == "yesno" and _OTHERWISE.search(text)):
             question.kind = answer_kind(user)  # "Does the SDF agree with that?": what the SDF says of the same thing
             if _ASKS_FIGURE.search(text) and re.search(r"\d", assistant or "") \
                     or question.kind == "other" and _A_COUNT.search(assistant or "") \
-                    and (set(question.terms) & _AGREEING or _ASKS_FIGURE.search(user) or _same_in_a_source(unfilled)):
+                    and (set(question.terms) & _AGREEING or _ASKS_FIGURE.search(user) or same_in):
                 question.kind = "number"  # "does the SDF give the same number?" after the monitor's "about 200"; "does
                 # the observatory agree with him?" after what he told Reuters: "no more than 200-300" foreign militants;
                 # "same in reuters?" after "obs figure for foreign fighters left", answered "up to 150 foreign jihadists"

@@ -460,6 +460,7 @@ def _number_fit(question: Question, sentence: Sentence, found: tuple, before: Ca
     return -0.05
 
 
+# "what number did the coalition give …?": a figure asked for, and nothing counted named
 _WHAT_NUMBER = re.compile(r"\bwhat\s+(?:number|figure|count|total|tally|estimate)\s+(?:did|does|do|has|have|had)\b", re.I)
 # "how many did it say gave up?", "how many of them surrendered?": no thing counted, only what they did
 _COUNTS_NOTHING_NAMED = re.compile(r"\bhow many\s+(?:of (?:them|those|these)\s+)?(?:did|do|does|have|had|has|would|will|could|"
