@@ -10,10 +10,12 @@ writes them once to `store/lexical/`:
   speaker and mention (`speakers.read`: question-independent, so read here rather than on
   every question that retrieves it), and the collection's row count when it was written;
 - `bm25/` — the bm25s index (through `BM25Retriever.persist`), loaded memory-mapped;
-- `vectors.npy` — every sentence's embedding, in the table's order, loaded memory-mapped:
-  dense search multiplies them by the question's vector (`retrieval.ExactNeighbours`), so a
-  question never opens Chroma, whose import alone was ~3 s of a 5 s cold `assistant ask`
-  at 2,000 articles. Written up to `EXACT_ROWS` sentences; beyond, Chroma's HNSW searches.
+- `vectors.npy` — the sentences' embeddings, loaded memory-mapped, each distinct one once
+  (a sentence reprinted word for word in other articles has one vector, as ingest embeds it
+  once), and `vector_of.npy`, each sentence's row in them: dense search multiplies them by
+  the question's vector (`retrieval.ExactNeighbours`), so a question never opens Chroma,
+  whose import alone was ~3 s of a 5 s cold `assistant ask` at 2,000 articles. Written up to
+  `EXACT_ROWS` sentences; beyond, Chroma's HNSW searches.
 
 Ingest deletes the folder before it changes anything, so a killed ingest leaves none rather
 than a stale one. With a shared Chroma server another machine can ingest, so there a `Lexicon`
@@ -40,7 +42,7 @@ from assistant.text import TERMS, copy_key, stem, term_set, terms
 if TYPE_CHECKING:
     import numpy as np
 
-FORMAT = 16  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
+FORMAT = 17  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
             # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
             # 6: speaker readings; 7: claims, speakers and term sets; 8: claims read by a newer
             # claims.py: bump whenever claim extraction changes; 9: terms fold "said there was no"
@@ -48,7 +50,8 @@ FORMAT = 16  # bump when what is saved changes (2: document frequencies count ac
             # 11: "get into" is "entered", "a big deal" is "important";
             # 12: "guys" are members; 13: "UK" and "British" are "Britain"; 14: "ran off", "walked
             # out", "took off" are "left": bump whenever text.terms changes; 15: vectors.npy;
-            # 16: each sentence's own terms in order, and what its term set adds to them)
+            # 16: each sentence's own terms in order, and what its term set adds to them;
+            # 17: each distinct vector saved once, with vector_of.npy)
 EXACT_ROWS = 250_000  # sentences (~13,000 articles) up to which the vectors are saved for exact search:
                       # 384 MB memory-mapped and ~40 ms a question at the limit
 
@@ -80,7 +83,8 @@ class Lexicon:
     speakers: dict[tuple[str, int], tuple[str, int]] = field(default_factory=dict)  # -> (name, index naming them)
     terms: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # -> `text.terms` of the sentence, in order
     extra: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # -> what `text.term_set` adds (acronyms, parts)
-    vectors: np.ndarray | None = None         # unit embeddings in `order`, memory-mapped; None: search Chroma
+    vectors: np.ndarray | None = None         # distinct unit embeddings, memory-mapped; None: search Chroma
+    vector_of: np.ndarray | None = None       # a sentence's row in `order` -> its embedding's row in `vectors`
 
     def __post_init__(self) -> None:
         from assistant.speakers import learn  # speakers reads Sentence from here
@@ -121,9 +125,7 @@ class Lexicon:
         lexicon.terms = {(s.source, s.index): own for s, own in zip(every, owns)}
         lexicon.extra = {(s.source, s.index): added for s, own, found in zip(every, owns, sets) if (added := sorted(found.difference(own)))}
         if vectors and len(nodes) <= EXACT_ROWS and all(id_ in vectors for id_ in lexicon.order):
-            import numpy as np
-
-            lexicon.vectors = np.asarray([vectors[id_] for id_ in lexicon.order], dtype=np.float32)
+            lexicon.vectors, lexicon.vector_of = _distinct([vectors[id_] for id_ in lexicon.order])
         lexicon.save(nodes)
         return lexicon
 
@@ -150,6 +152,7 @@ class Lexicon:
             import numpy as np
 
             np.save(tmp / "vectors.npy", self.vectors)
+            np.save(tmp / "vector_of.npy", self.vector_of)
         remove(self.folder)
         os.replace(tmp, self.folder)
 
@@ -187,7 +190,7 @@ class Lexicon:
         own = dict(zip(keys, table["terms"]))
         extra = {key: added for key, added in zip(keys, table["extra"]) if added}
         return cls(folder, rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies, readings,
-                   table["reader"], claims, table["claims_reader"], speakers, own, extra, _vectors(folder, len(keys)))
+                   table["reader"], claims, table["claims_reader"], speakers, own, extra, *_vectors(folder, len(keys)))
 
     def claims_of(self, source: str, index: int) -> tuple | None:
         """The claims ingest read in sentence `index` of `source`; None when they were read by
@@ -327,16 +330,34 @@ class BM25Search:
         return [self.ids[int(d)] for d in best]
 
 
-def _vectors(folder: Path, rows: int) -> np.ndarray | None:
-    """The saved embeddings, memory-mapped; None when there are none (too many sentences to
-    search exactly) or they do not fit the table (then Chroma answers: slower, never wrong)."""
+def _distinct(rows: list) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct embedding of `rows` once, in order of first use, and each row's place in them."""
+    import numpy as np
+
+    if not rows:
+        return np.zeros((0, 0), dtype=np.float32), np.zeros(0, dtype=np.int32)
+    first: dict[bytes, int] = {}
+    vector_of = np.asarray([first.setdefault(np.asarray(row, dtype=np.float32).tobytes(), len(first)) for row in rows],
+                           dtype=np.int32)
+    vectors = np.frombuffer(b"".join(first), dtype=np.float32).reshape(len(first), -1)
+    return vectors, vector_of
+
+
+def _vectors(folder: Path, rows: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The saved embeddings, memory-mapped, and each sentence's row in them; (None, None) when
+    there are none (too many sentences to search exactly) or they do not fit the table (then
+    Chroma answers: slower, never wrong)."""
     import numpy as np
 
     try:
         vectors = np.load(folder / "vectors.npy", mmap_mode="r")
+        vector_of = np.load(folder / "vector_of.npy")
     except (OSError, ValueError):
-        return None
-    return vectors if vectors.ndim == 2 and vectors.shape[0] == rows and vectors.dtype == np.float32 else None
+        return None, None
+    if vectors.ndim != 2 or vectors.dtype != np.float32 or vector_of.shape != (rows,) or vector_of.dtype != np.int32 \
+            or rows and not 0 <= vector_of.min() <= vector_of.max() < len(vectors):
+        return None, None
+    return vectors, vector_of
 
 
 def remove(folder: Path) -> None:

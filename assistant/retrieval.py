@@ -78,7 +78,7 @@ class Retriever:
         lexicon = self.index.lexicon
         top_k = min(self.settings.top_k, lexicon.rows)
         if lexicon.vectors is not None:
-            return ExactNeighbours(lexicon.vectors, lexicon.order, top_k)
+            return ExactNeighbours(lexicon.vectors, lexicon.vector_of, lexicon.order, top_k)
         return ChromaNeighbours(self.index.collection, top_k)
 
     @cached_property
@@ -143,7 +143,8 @@ class Retriever:
         if lexicon.vectors is not None:
             known = [id_ for id_ in ids if id_ in lexicon.row_of]
             with blas_threads(1):
-                sims = lexicon.vectors[[lexicon.row_of[id_] for id_ in known]] @ np.asarray(vector, dtype=np.float32)
+                rows = lexicon.vector_of[[lexicon.row_of[id_] for id_ in known]]
+                sims = lexicon.vectors[rows] @ np.asarray(vector, dtype=np.float32)
             return dict(zip(known, sims.tolist()))
         rows = self.index.collection.get(ids=ids, include=["embeddings"])
         sims = np.asarray(rows["embeddings"], dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
@@ -166,13 +167,22 @@ class _Counting:
 
 
 class ExactNeighbours:
-    """Nearest sentences by cosine similarity, computed exactly: the unit vectors the ingest
-    stored, times the question's (one matrix-vector product: ~37,000 sentences at 2,000
-    articles). The ties and the cut are `ChromaNeighbours`', so both give the same evidence
-    wherever HNSW finds the true neighbours."""
+    """Nearest sentences by cosine similarity, computed exactly: the distinct unit vectors the
+    ingest stored, times the question's (one matrix-vector product, a row per distinct
+    sentence: up to ~37,000 at 2,000 articles); the nearest vectors then stand for every
+    sentence that has them. The ties and the cut are `ChromaNeighbours`', so both give the
+    same evidence wherever HNSW finds the true neighbours."""
 
-    def __init__(self, vectors: np.ndarray, ids: list[str], top_k: int):
-        self.vectors, self.ids, self.top_k = vectors, ids, top_k
+    def __init__(self, vectors: np.ndarray, vector_of: np.ndarray, ids: list[str], top_k: int):
+        self.vectors, self.vector_of, self.ids, self.top_k = vectors, vector_of, ids, top_k
+
+    @cached_property
+    def _sharing(self) -> tuple[np.ndarray, np.ndarray]:
+        """The sentences (rows of `ids`) of each vector: those of vector v are
+        `order[starts[v]:starts[v + 1]]`, in `ids` order."""
+        order = np.argsort(self.vector_of, kind="stable")
+        starts = np.searchsorted(self.vector_of[order], np.arange(len(self.vectors) + 1))
+        return order, starts
 
     def neighbours(self, vector: list[float]) -> dict[str, float]:
         """Node id -> cosine similarity of the `top_k` nearest sentences, nearest first."""
@@ -187,9 +197,14 @@ class ExactNeighbours:
         return [self._nearest(sims[:, column]) for column in range(sims.shape[1])]
 
     def _nearest(self, sims: np.ndarray) -> dict[str, float]:
+        """The nearest `top_k` sentences, from the similarity of each distinct vector: the
+        sentences of the `top_k + TIE_SLACK` nearest vectors hold them, with every copy tied
+        at the cut."""
         k = min(self.top_k + TIE_SLACK, len(sims))
         best = np.argpartition(-sims, k - 1)[:k]
-        nearest = sorted((round(1.0 - sim, TIE_DIGITS), self.ids[n], sim) for n, sim in zip(best.tolist(), sims[best].tolist()))
+        order, starts = self._sharing
+        nearest = sorted((round(1.0 - sim, TIE_DIGITS), self.ids[n], sim) for v, sim in zip(best.tolist(), sims[best].tolist())
+                         for n in order[starts[v]:starts[v + 1]].tolist())
         return {id_: sim for _, id_, sim in nearest[: self.top_k]}
 
 

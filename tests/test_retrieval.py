@@ -155,13 +155,23 @@ def test_exact_search_over_the_saved_vectors_finds_what_chroma_finds(seeds_bot):
     from assistant.retrieval import ExactNeighbours
 
     retriever, index = seeds_bot.retriever, seeds_bot.index
-    assert isinstance(retriever.dense, ExactNeighbours) and index.lexicon.vectors.shape == (index.lexicon.rows, 384)
+    assert isinstance(retriever.dense, ExactNeighbours) and index.lexicon.vector_of.shape == (index.lexicon.rows,)
     chroma = ChromaNeighbours(index.collection, retriever.dense.top_k)
     for question in ("How many Syrian fighters left Raqqa?", "Who denied there was a deal?", "Where did the convoy go?"):
         vector = retriever.embed.encode([question])[0].tolist()
         exact, approximate = retriever.dense.neighbours(vector), chroma.neighbours(vector)
         assert list(exact) == list(approximate)
         assert all(abs(exact[id_] - approximate[id_]) < 1e-5 for id_ in exact)
+
+
+def test_a_sentence_reprinted_word_for_word_has_one_saved_vector(seeds_bot):
+    """Syndicated copies embed alike: exact search reads each distinct vector once."""
+    lexicon = seeds_bot.index.lexicon
+    texts = [s.text for s in lexicon._rows]
+    assert len(lexicon.vectors) == len(set(texts)) < len(texts)
+    first = {}
+    for row, text in enumerate(texts):
+        assert lexicon.vector_of[row] == first.setdefault(text, lexicon.vector_of[row])
 
 
 def test_beyond_exact_rows_no_vectors_are_saved_and_chroma_searches(corpus, tmp_path, monkeypatch):
