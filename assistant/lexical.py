@@ -90,6 +90,14 @@ class Lexicon:
         from assistant.speakers import learn  # speakers reads Sentence from here
 
         learn(self.readings, self.reader)
+        self._teach_terms()
+
+    def _teach_terms(self) -> None:
+        """Give `text` the terms saved for every sentence (`text.learn`)."""
+        from assistant.text import learn
+
+        learn((s.text, own, self.extra.get((s.source, s.index), ())) for s in self._rows
+              if (own := self.terms.get((s.source, s.index))) is not None)
 
     # --- building -----------------------------------------------------------------------
 
@@ -124,6 +132,7 @@ class Lexicon:
         lexicon.claims_reader = claims.READER
         lexicon.terms = {(s.source, s.index): own for s, own in zip(every, owns)}
         lexicon.extra = {(s.source, s.index): added for s, own, found in zip(every, owns, sets) if (added := sorted(found.difference(own)))}
+        lexicon._teach_terms()
         if vectors and len(nodes) <= EXACT_ROWS and all(id_ in vectors for id_ in lexicon.order):
             lexicon.vectors, lexicon.vector_of = _distinct([vectors[id_] for id_ in lexicon.order])
         lexicon.save(nodes)

@@ -211,3 +211,36 @@ def test_a_follow_ups_two_searches_read_the_stored_vectors_once(seeds_bot, monke
                {"role": "assistant", "content": "Yes, all Syrian fighters left, the Observatory said [1]."}]
     seeds_bot.ask("How many of them surrendered?", history=history)
     assert products == [2]  # the question as asked and with its borrowed context, in one product
+
+
+def test_a_loaded_lexicon_teaches_text_the_terms_ingest_saved(seeds_bot, monkeypatch):
+    """A question never re-counts the terms of a sentence ingest read: `text.terms` and
+    `text.term_set` give what the lexicon saved, without folding its phrasal verbs again."""
+    from assistant import text
+
+    index = seeds_bot.index
+    monkeypatch.setattr(text, "_LEARNT", {})
+    index.__dict__.pop("lexicon", None)
+    lexicon = index.lexicon  # loaded afresh
+    sentence = next(s for rows in lexicon.sentences.values() for s in rows if lexicon.extra.get((s.source, s.index)))
+    counted = text.terms(sentence.text), text.term_set(sentence.text)
+    text._terms.cache_clear(), text.term_set.cache_clear()
+    monkeypatch.setattr(text, "fold_phrasal", lambda _: (_ for _ in ()).throw(AssertionError("folded again")))
+    assert (text.terms(sentence.text), text.term_set(sentence.text)) == counted
+    assert text.term_set(sentence.text) == lexicon.terms_of(sentence)
+
+
+def test_folding_skips_a_text_without_phrasal_verbs_and_folds_the_rest_as_before():
+    import re
+
+    from assistant.text import PHRASAL, fold_phrasal
+
+    def every_pattern(text):
+        for pattern, word in PHRASAL:
+            text = pattern.sub(word, text)
+        return text
+
+    for text in ("The fighters gave themselves up and pulled out overnight.", "Did they end up in SDF hands?",
+                 "Were they let go, or is that just talk?", "The council brokered the deal.", "", "Let's talk civilians."):
+        assert fold_phrasal(text) == every_pattern(text)
+    assert all(pattern.flags & re.I for pattern, _ in PHRASAL)
