@@ -150,6 +150,8 @@ def counted_thing(text: str) -> list[str]:
     part = _PART_OF.search(text)
     if part and not _AN_EVENT.fullmatch(part.group(1)):  # "how many of them are left?" counts them, not "left"
         return terms(part.group(1))  # "how many of them were kids?" counts kids
+    if _NUMBER_WHO.search(text):
+        return ["peopl"]  # "the number who surrendered": whoever did, unnamed
     match = _COUNTED.search(text) or _NUMBER_OF.search(text) or _COUNTED_PLURAL.search(text)
     if match:
         if _AN_EVENT.fullmatch(match.group(1)):
@@ -165,6 +167,10 @@ def counted_thing(text: str) -> list[str]:
     return ["popul"] if _POPULATION.search(text) else []  # "What was Raqqa's population?" counts inhabitants
 
 
+# a count of whoever did something, nothing counted named: "the number who surrendered", "the total that left",
+# "the number of those who fled"
+_NUMBER_WHO = re.compile(r"\b(?:number|count|total|tally|figure)\s+(?:of\s+(?:those|the ones|people)\s+)?(?:who|that)\s+"
+                         r"(?!(?:is|was|are|were|has|have|had|did|does|do|the|they|he|she|it)\b)", re.I)
 # counts named by what was done: "surrender tallies", "the evacuation numbers", "withdrawal figures"; one party's
 # "surrender figure" is that party's count
 _EVENT_TALLY = re.compile(r"\b(?:surrender\w*|departures?|evacuations?|exits?|withdrawals?)\s+(?:tallies|numbers|figures|counts|totals)\b", re.I)

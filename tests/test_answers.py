@@ -1622,6 +1622,16 @@ def test_numbers_out_of_a_place_count_those_who_left():
     assert counted_thing("what was the number of foreign sailors in the port?") == ["foreign", "sailor"]
 
 
+def test_the_number_who_did_something_counts_whoever_did_it():
+    from assistant.question import counted_thing
+
+    assert counted_thing("so the number who walked out, was it about 40 or 90?") == ["peopl"]
+    assert counted_thing("what was the total of those who stayed on the ship?") == ["peopl"]
+    assert counted_thing("the count that fled - one paper says 12, another 30?") == ["peopl"]
+    assert counted_thing("what was the number that the union gave?") == []  # a number given, not who did what
+    assert counted_thing("what was the number of sailors who left?") == ["sailor"]
+
+
 def test_mixed_signals_and_figures_of_speech_are_read_as_meant():
     from assistant.text import terms
 
