@@ -370,7 +370,7 @@ class Assistant:
                 destination and alternatives.tells_destination(item.sentence.text)
                 or timing and alternatives.tells_timing(item.sentence.text)
                 or release and alternatives.tells_release(item.sentence.text)
-                or unnamed and alternatives.tells_either(outcomes, item.sentence.text)
+                or (unnamed or outcomes and outcomes[2]) and alternatives.tells_either(outcomes, item.sentence.text)
                 or denied & self.index.lexicon.terms_of(item.sentence) and not says_denial(item.sentence.text))
             if item.relevance >= CLAIM_FLOOR or low:
                 speaker = self.index.lexicon.speaker_of(item.sentence)

@@ -123,7 +123,8 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"(?:hands|custody)\b", re.I), r"\1 surrendered"),  # "did they end up in SDF hands?": given themselves up
            (re.compile(r"\b(?:a|their|its|his|her|the|some) way out\b", re.I), "leaving"),  # "bargaining for a way out"
            (re.compile(r"\bfight(?:s|ing)? it out\b|\bfought it out\b", re.I), "fight on"),
-           (re.compile(r"\b(want|wants|wanted|wanting) out\b", re.I), r"\1 to leave"),
+           (re.compile(r"\b((?:a|their|its|the|one) last stand)\b", re.I), r"\1 to stay"),  # "a way out, or a last stand?": to stay and fight
+           (re.compile(r"\b(want|wants|wanted|wanting)(?: out|\s*[:\-–—]\s*out)\b", re.I), r"\1 to leave"),  # "want: out, or …?"
            (re.compile(r"\b(?:say|says|said|saying|claim\w*|insist\w*)\s+(?:that\s+)?there\s+(?:was|were|is|are|had been|has been)"
                        r"(?:n[’']t|\s+not|\s+no)\b", re.I), "denied there were"),  # "the Kurds said there wasn't any deal"
            (re.compile(r"\b(?:end|ends|ended|ending) up (?=\w+ing\b)", re.I), ""),  # "did any end up leaving?": did any leave

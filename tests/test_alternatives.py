@@ -183,6 +183,25 @@ def test_an_intention_is_disputed_only_by_reports_of_what_was_meant():
     assert [side[0].speaker for side in dispute.sides] == ["monitor head Ana Berg", "Port chief Tomas Vey"]
 
 
+def test_a_last_stand_is_staying_to_fight_and_wanting_out_after_a_colon_is_wanting_to_leave():
+    from assistant.alternatives import outcomes_asked
+    from assistant.text import terms
+
+    assert set(terms("stay")) <= set(terms("Will the holdouts make a last stand?"))
+    assert {"last", "stand"} | set(terms("stay")) <= set(terms("leaving only a hardcore to mount their last stand"))
+    for question in ("What do the foreign rebels actually want: a way out, or a last stand?",
+                     "So what did the foreign rebels themselves want: out, or a last stand?"):
+        subject, events, intended = outcomes_asked(analyse(question))[0]
+        assert (subject.qualifiers, events, intended) == ({"foreign"}, ("left", "remain"), True), question
+    q = analyse("So what did the foreign rebels themselves want: out, or a last stand? The accounts seem to differ.")
+    found, before = evidence(
+        ("\"The foreign rebels are asking to leave in one group,\" monitor head Ana Berg said.", "monitor head Ana Berg"),
+        ("Port chief Tomas Vey said the foreign rebels refused the deal and decided to stay and fight until the end.",
+         "Port chief Tomas Vey"))
+    [dispute] = disputed(q, found, before.get)
+    assert dispute.topic == "whether the foreign rebels themselves wanted to leave or wanted to stay"
+
+
 def test_two_descriptions_are_read_after_where_the_people_were():
     from assistant.alternatives import described
 

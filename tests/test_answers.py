@@ -1432,6 +1432,22 @@ def test_asked_about_one_intention_the_opposite_is_looked_for_too(tmp_path):
 
 
 
+@pytest.mark.slow
+def test_what_each_side_says_was_meant_is_evidence_for_an_either_or_about_intentions(tmp_path):
+    """Asked whether they bargain their way out or fight to the end, the reports of either
+    intention are what answers, however few of the question's other words they share."""
+    bot = bot_over(tmp_path, monitor=(
+        "Sailors wait\n\nThe monitor said preparations are under way for the foreign sailors to disembark. "
+        "\"The foreign sailors are asking to leave in one group towards the northern ports,\" monitor head Ines Paul said.\n"),
+        port=("Port holds\n\nThe harbour was calm on Monday and the cranes were repaired. \"Only 30 foreign sailors who "
+              "refused the offer and decided to stay and fight until the end remain on the ship,\" port spokesman Tomas "
+              "Vey said.\n"))
+    answer = bot.ask("So are the foreigners still trying to bargain their way out, or have they decided to hold on to "
+                     "the bitter end? I've read both now.")
+    assert any({c.attributed_to for c in d.claims} >= {"monitor head Ines Paul", "port spokesman Tomas Vey"}
+               for d in answer.discrepancies)
+
+
 def test_how_many_of_them_are_left_counts_them_and_a_civilian_population_is_no_figure():
     from assistant.question import analyse
 
