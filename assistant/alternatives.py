@@ -32,7 +32,8 @@ from assistant.text import fold_phrasal, stem, terms
 _OR = re.compile(r",?\s+\bor\b\s+")
 # "What do the foreign holdouts want - a way out or a last stand?": of the holdouts
 _WH_AUX = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:what|which)\s+(?:do|does|did)\s+", re.I)
-_AUX = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:did|do|does|were|was|are|is|have|has|had|will|would)\b\s*", re.I)
+_AUX = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:did|do|does|were|was|are|(?-i:(?!IS\b))is|have|has|had|will|would)\b\s*",
+                 re.I)  # "IS members surrendered …": the group, no auxiliary
 _NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong)\b|n[’']t\b", re.I)
 _SAID_FIRST = re.compile(r"^[A-Z][\w.’'\- ]{0,60}?\s(?:said|says|told \w+)\s+(?:that\s+)?")
 _REFERS_BACK = re.compile(r"^\s*[\"“]?(?:the|they|these|those|their)\b", re.I)  # "The jihadists left…": those just named
@@ -353,7 +354,7 @@ def alternatives(text: str) -> tuple[Subject, tuple[str, str], bool] | None:
     before = fold_phrasal(_AUX.sub("", parts[0]))[: first[1]]
     intended = bool(re.search(r"\bto\s*$|" + _INTENT.pattern + r"\s*[-–—:,]?\s*(?:a|an|the)?\s*$", before, re.I)) \
         or bool(_INTENT.search(fold_phrasal(parts[1])[: second[1]]))  # "… want to leave or …", "… want - a way out or …"
-    words = [t for t in terms(_without_intent(before)) if t != "is" and t not in _MANNER]
+    words = [t for t in terms(_PLACE_AFTER.sub("", _without_intent(before))) if t != "is" and t not in _MANNER]
     return Subject({t for t in words if t in QUALIFIERS}, {t for t in words if t not in QUALIFIERS}), (first[0], second[0]), intended
 
 
@@ -402,10 +403,15 @@ def _intention_told(context: str, answered: str) -> tuple[Subject, tuple[str, st
 
 
 def _subject_of(words: str) -> Subject:
-    found = [t for t in terms(re.sub(r"^.*\b(?:says?|said|that)\s+", "", words, flags=re.I)) if t != "is"]
+    words = _PLACE_AFTER.sub("", re.sub(r"^.*\b(?:says?|said|that)\s+", "", words, flags=re.I))
+    found = [t for t in terms(words) if t != "is"]
     return Subject({t for t in found if t in QUALIFIERS}, {t for t in found if t not in QUALIFIERS})
 
 
+# Where they were, after who they are: "IS members in Raqqa" are IS members
+_PLACE_AFTER = re.compile(r"\s+(?:in|inside|at|within)\s+(?:the\s+)?(?:city\s+of\s+)?[\w\-]+\s*$", re.I)
+# A subject the question took up again: "the syrian jihadis - did they …" are the syrian jihadis
+_TAKEN_UP = re.compile(r"[\s\-–—:,?.!]*\b(?:did|do|does|were|was|are|is|have|has|had|will|would)\s+(?:they|he|she|it)\s*$", re.I)
 _TRUE_THAT = re.compile(r"^\s*it\s+(?:really\s+)?(?:true|correct|right|the case|so)\s+that\s+", re.I)
 _OPPOSITE = {"left": "remain", "remain": "left"}
 _REFUSED = re.compile(r"\b(?:refus\w*|reject\w*|turn\w* down|(?:said|say|says) no to)\s+(?:the\s+|a\s+|an\s+)?(?:deal|offer|agreement|evacuation)\b", re.I)
@@ -591,8 +597,10 @@ def _subject_words(text: str) -> str:
     start = _AUX.match(text) or _WH_AUX.match(text)
     words = _TRUE_THAT.sub("", fold_phrasal(text[start.end() if start else 0:]))  # "is it true that the fighters …"
     refused = _REFUSED.search(words)  # "the foreigners turned down the deal"
-    first = ("remain", refused.start()) if refused else event_in(words)
-    phrase = _without_intent(words[: first[1]]).strip(" ,") if first else ""
+    told = event_in(words)
+    first = ("remain", refused.start()) if refused and (told is None or refused.start() < told[1]) else told
+    # "the foreign fighters themselves want? Were they trying to …": the subject, without the words taking it up
+    phrase = _without_intent(_TAKEN_UP.sub("", _without_intent(words[: first[1]]))).strip(" ,") if first else ""
     phrase = re.sub(r"^.*\b(?:says?|said|claims?|claimed)\s+(?:that\s+)?", "", phrase)  # "the SDF says the foreigners …"
     return phrase[0].lower() + phrase[1:] if phrase[:1].isupper() and not phrase.split()[0].isupper() else phrase or "they"
 

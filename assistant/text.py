@@ -107,7 +107,8 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(?:pull|pulls|pulled|pulling) out\b|\b(?:slip|slips|slipped|slipping) (?:away|out)\b"
                        r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b|\bhead(?:s|ed|ing)? (?:off|away|back)\b"
                        r"|\bclear(?:s|ed|ing)? out\b|\b(?:run|runs|ran|running) (?:off|away)\b|\bwalk(?:s|ed|ing)? (?:out|off|away)\b"
-                       r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b", re.I), "left"),
+                       r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b"
+                       r"|\bvanish(?:es|ed|ing)?(?:\s+(?:off|away))?\b", re.I), "left"),
            (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*) (?:a )?(?:ride|lift)\b", re.I), "depart"),
            (re.compile(r"\bpull-?outs?\b", re.I), "withdrawal"),  # "how long did the pullout take?"
            (re.compile(r"\bas well\b(?!\s+as\b)", re.I), "too"),  # "getting ready to leave as well": no "well"

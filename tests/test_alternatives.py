@@ -72,6 +72,26 @@ def test_no_dispute_when_one_party_reports_both_or_a_report_is_negated_or_about_
     assert disputed(q, others, before.get) == []
 
 
+def test_the_subject_of_an_either_or_is_who_they_are_not_where_and_not_the_words_taking_it_up():
+    from assistant.alternatives import _subject_words, outcomes_asked
+
+    found, before = evidence(("A port official said IS members had surrendered to the army.", "A port official"),
+                             ("The monitor said the IS members left the port with their families.", "The monitor"))
+    # "in the port" is where they were, and "IS" the group, not an auxiliary: the topic keeps both words whole
+    q = analyse("Did IS members in the port surrender, or were they simply allowed to walk out?")
+    assert outcomes_asked(q)[0][0].nouns == {"member"}
+    [dispute] = disputed(q, found, before.get)
+    assert dispute.topic == "whether IS members in the port surrendered or left"
+    # a subject taken up again by "did they", and a group that vanished off to who knows where: it left
+    q = analyse("the local rebels - did they vanish off to who knows where, or hand themselves over to the army?")
+    assert outcomes_asked(q)[0][1] == ("left", "surrender")
+    assert _subject_words(q.text) == "the local rebels"
+    assert _subject_words("What did the foreign rebels themselves want? Were they trying to bargain a way out, "
+                          "or did they decide to fight?") == "the foreign rebels themselves"
+    assert _subject_words("were the foreign rebels trying to negotiate their way out, or did they refuse the deal?") \
+        == "the foreign rebels"  # the first outcome asked ends the subject, a refusal after it does not
+
+
 def test_a_sentence_that_refers_back_speaks_of_the_subject_named_just_before():
     q = analyse("Did the local rebels give themselves up, or did they simply leave?")
     found, before = evidence(("A town official said local rebels had surrendered.", "A town official"),
