@@ -602,6 +602,10 @@ def _subject_words(text: str) -> str:
     # "the foreign fighters themselves want? Were they trying to …": the subject, without the words taking it up
     phrase = _without_intent(_TAKEN_UP.sub("", _without_intent(words[: first[1]]))).strip(" ,") if first else ""
     phrase = re.sub(r"^.*\b(?:says?|said|claims?|claimed)\s+(?:that\s+)?", "", phrase)  # "the SDF says the foreigners …"
+    phrase = re.sub(r"^.*[,;:]\s*(?:did|do|does|were|was|are|is|have|has|had|will|would)\s+", "", phrase, flags=re.I)  # "After
+    # the deal, are the civilians …": who, not when
+    phrase = re.sub(r"^(?:so|and|but|ok|okay|well|right)\b[\s,]*", "", phrase, flags=re.I).rstrip(" '‘’\"“”")  # "So the
+    # Syrian IS guys - did …", "did the Syrian jihadists 'leave' …"
     return phrase[0].lower() + phrase[1:] if phrase[:1].isupper() and not phrase.split()[0].isupper() else phrase or "they"
 
 

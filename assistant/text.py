@@ -109,7 +109,8 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\bclear(?:s|ed|ing)? out\b|\b(?:run|runs|ran|running) (?:off|away)\b|\bwalk(?:s|ed|ing)? (?:out|off|away)\b"
                        r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b"
                        r"|\bvanish(?:es|ed|ing)?(?:\s+(?:off|away))?\b", re.I), "left"),
-           (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*) (?:a )?(?:ride|lift)\b", re.I), "depart"),
+           (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*|given|offered) (?:a )?(?:free )?(?:ride|lift)\b"
+                       r"|\bgiven safe passage\b", re.I), "depart"),  # "were they given a ride to IS land?": gone
            (re.compile(r"\bpull-?outs?\b", re.I), "withdrawal"),  # "how long did the pullout take?"
            (re.compile(r"\bas well\b(?!\s+as\b)", re.I), "too"),  # "getting ready to leave as well": no "well"
            (re.compile(r"\b(?:do|does|did|doing|done)\s+the\s+talking\s+for\b|\b(?:spoke|speaks|speaking)\s+for\b", re.I),

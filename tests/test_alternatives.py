@@ -92,6 +92,18 @@ def test_the_subject_of_an_either_or_is_who_they_are_not_where_and_not_the_words
         == "the foreign rebels"  # the first outcome asked ends the subject, a refusal after it does not
 
 
+def test_a_ride_out_is_leaving_and_neither_a_leading_clause_nor_a_quotation_mark_is_the_subject():
+    from assistant.alternatives import _subject_words, outcomes_asked
+
+    q = analyse("So the local rebels - did they surrender to the army, or were they given a ride to the hills?")
+    assert outcomes_asked(q)[0][1] == ("surrender", "left")
+    assert _subject_words(q.text) == "the local rebels"
+    q = analyse("After the deal, are the sailors leaving the port, or are they staying on board?")
+    assert outcomes_asked(q)[0][1] == ("left", "remain")
+    assert _subject_words(q.text) == "the sailors"
+    assert _subject_words("A verb problem: did the local rebels 'leave' the valley or 'surrender'?") == "the local rebels"
+
+
 def test_a_sentence_that_refers_back_speaks_of_the_subject_named_just_before():
     q = analyse("Did the local rebels give themselves up, or did they simply leave?")
     found, before = evidence(("A town official said local rebels had surrendered.", "A town official"),
