@@ -329,8 +329,9 @@ def _without_purpose(text: str) -> str:
 
 
 _PURPOSE = re.compile(r"(?:(?<=[,;.!?])|\s[-—–])\s*(?:i|we)\s*(?:want|need|have|[’']d like|would like|[’']m trying|am trying|[’']re trying|are trying|"
-                      r"[’']m going|am going|[’']ll need)\s+to\s+(?!know\b|understand\b|find\b|check\b|confirm\b|see\b|learn\b|hear\b|be sure\b)"
-                      r"[^?.!;]*[.!]?\s*$", re.I)
+                      r"[’']m going|am going|[’']ll need)\s+to\s+(?!(?:know|understand|find|check|confirm|see|learn|hear|be sure)\b"
+                      r"(?!\s+(?:before|because|since|so that|for (?:my|our|the))\b))"
+                      r"[^?.!;]*[.!]?\s*$", re.I)  # "I need to know before we use the word on air": no topic
 
 
 def _without_contrast(text: str) -> str:

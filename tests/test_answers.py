@@ -1765,6 +1765,10 @@ def test_what_the_asker_will_do_with_the_answer_names_no_topic():
     assert analyse("how many sailors left? I want to know the minute they left").text.endswith("the minute they left")  # a
     # wish to know is part of the question
     assert "map" in analyse("I need to map it: where did the ferry go?").terms  # the purpose first is part of the question
+    # a need to know that names nothing to know is a purpose too: "before we use the word on air"
+    asked = analyse("Did the dockers confirm there was a deal? I need to know before we use the word 'deal' on air.")
+    assert {"air", "use", "word"}.isdisjoint(asked.terms) and "deal" in asked.terms
+    assert "denied" in analyse("Was there a deal? I need to know whether the union denied it.").text
 
 
 def test_what_a_group_is_made_of_asks_its_composition():
