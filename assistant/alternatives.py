@@ -32,8 +32,9 @@ from assistant.text import fold_phrasal, stem, terms
 _OR = re.compile(r",?\s+\bor\b\s+")
 # "What do the foreign holdouts want - a way out or a last stand?": of the holdouts
 _WH_AUX = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:what|which)\s+(?:do|does|did)\s+", re.I)
-_AUX = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:did|do|does|were|was|are|(?-i:(?!IS\b))is|have|has|had|will|would)\b\s*",
-                 re.I)  # "IS members surrendered …": the group, no auxiliary
+_AUXILIARY = r"(?:did|do|does|were|was|are|is|have|has|had|will|would)"
+_AUX = re.compile(rf"^\s*(?:so\s+|and\s+|but\s+)?(?-i:(?!IS\b)){_AUXILIARY}\b\s*", re.I)  # "IS members surrendered …": the
+# group, no auxiliary
 _NEGATION = re.compile(r"\b(?:not|no|never|deny|denied|denies|wrong)\b|n[’']t\b", re.I)
 _SAID_FIRST = re.compile(r"^[A-Z][\w.’'\- ]{0,60}?\s(?:said|says|told \w+)\s+(?:that\s+)?")
 _REFERS_BACK = re.compile(r"^\s*[\"“]?(?:the|they|these|those|their)\b", re.I)  # "The jihadists left…": those just named
@@ -411,7 +412,9 @@ def _subject_of(words: str) -> Subject:
 # Where they were, after who they are: "IS members in Raqqa" are IS members
 _PLACE_AFTER = re.compile(r"\s+(?:in|inside|at|within)\s+(?:the\s+)?(?:city\s+of\s+)?[\w\-]+\s*$", re.I)
 # A subject the question took up again: "the syrian jihadis - did they …" are the syrian jihadis
-_TAKEN_UP = re.compile(r"[\s\-–—:,?.!]*\b(?:did|do|does|were|was|are|is|have|has|had|will|would)\s+(?:they|he|she|it)\s*$", re.I)
+_TAKEN_UP = re.compile(rf"[\s\-–—:,?.!]*\b{_AUXILIARY}\s+(?:they|he|she|it)\s*$", re.I)
+_CLAUSE_BEFORE = re.compile(rf"^.*[,;:]\s*{_AUXILIARY}\s+", re.I)  # "After the deal, are the civilians …": who, not when
+_OPENER = re.compile(r"^(?:so|and|but|ok|okay|well|right)\b[\s,]*", re.I)  # "So the Syrian IS guys - did …"
 _TRUE_THAT = re.compile(r"^\s*it\s+(?:really\s+)?(?:true|correct|right|the case|so)\s+that\s+", re.I)
 _OPPOSITE = {"left": "remain", "remain": "left"}
 _REFUSED = re.compile(r"\b(?:refus\w*|reject\w*|turn\w* down|(?:said|say|says) no to)\s+(?:the\s+|a\s+|an\s+)?(?:deal|offer|agreement|evacuation)\b", re.I)
@@ -602,10 +605,7 @@ def _subject_words(text: str) -> str:
     # "the foreign fighters themselves want? Were they trying to …": the subject, without the words taking it up
     phrase = _without_intent(_TAKEN_UP.sub("", _without_intent(words[: first[1]]))).strip(" ,") if first else ""
     phrase = re.sub(r"^.*\b(?:says?|said|claims?|claimed)\s+(?:that\s+)?", "", phrase)  # "the SDF says the foreigners …"
-    phrase = re.sub(r"^.*[,;:]\s*(?:did|do|does|were|was|are|is|have|has|had|will|would)\s+", "", phrase, flags=re.I)  # "After
-    # the deal, are the civilians …": who, not when
-    phrase = re.sub(r"^(?:so|and|but|ok|okay|well|right)\b[\s,]*", "", phrase, flags=re.I).rstrip(" '‘’\"“”")  # "So the
-    # Syrian IS guys - did …", "did the Syrian jihadists 'leave' …"
+    phrase = _OPENER.sub("", _CLAUSE_BEFORE.sub("", phrase)).rstrip(" '‘’\"“”")  # "did the Syrian jihadists 'leave' …"
     return phrase[0].lower() + phrase[1:] if phrase[:1].isupper() and not phrase.split()[0].isupper() else phrase or "they"
 
 
