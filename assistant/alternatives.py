@@ -278,6 +278,7 @@ def asks_release(question: Question) -> bool:
 
 
 @lru_cache(maxsize=65536)
+@lru_cache(maxsize=65536)  # asked of the same sentences question after question
 def tells_release(text: str) -> bool:
     """Does `text` tell captives as freed or kept?"""
     return bool(_CAPTIVES.search(text) and _FREED.search(text)) or bool(_KEPT.search(text))

@@ -28,7 +28,7 @@ from assistant.discrepancies import (GOING, PEOPLE, QUALIFIERS, Evidence, Found,
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
-from assistant.ranking import ASKS_WORDS, QUOTED, REASON, TITLE_TERMS, Ranker, Scored, Statement, group_copies
+from assistant.ranking import ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, gives_reason, group_copies
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
 from assistant.speakers import speaker_in
@@ -239,7 +239,7 @@ class Assistant:
         """ "Why are they so opposed?": the sentences of the articles retrieval found that give a
         reason ("… to go free so they can return …") and share a word with the question."""
         asked, lexicon = set(q.terms), self.index.lexicon
-        return self._missed_in_found(q, evidence, lambda s: bool(lexicon.terms_of(s) & asked and REASON.search(s.text)))
+        return self._missed_in_found(q, evidence, lambda s: bool(lexicon.terms_of(s) & asked) and gives_reason(s.text))
 
     def _timings_told(self, q: Question, evidence: list) -> list:
         """ "Over what time did they leave?": the sentences of the articles retrieval found that
@@ -284,7 +284,7 @@ class Assistant:
         corpus (every figure of 2,000 articles: ~18 ms a question)."""
         lexicon, seen = self.index.lexicon, {(e.source, e.sentence.index) for e in evidence}
         heads = asked_heads(q)
-        keys = {(source, i) for source in {e.source for e in evidence} for i, head in lexicon.figures.get(source, ())
+        keys = {(source, i) for source in {e.source for e in evidence} for i, head in lexicon.figures_of(source)
                 if heads is None or head in heads or head in QUALIFIERS and heads & PEOPLE} - seen
         sentences = self._most_like(q, [self.index.sentences[s][i] for s, i in keys])
         counting = [s for s in sentences[: 4 * MAX_FIGURES]

@@ -68,6 +68,12 @@ MADE_OF = re.compile(r"\b(?:alliance|coalition|union|federation|grouping|umbrell
 REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent|minimi[sz]e|avoid|guarantee|ensure|secure|accelerate|allow|stop|end|protect)|as a way|due to|for fear|aimed at|sought to|wanting to)\b", re.I)
 
 
+@lru_cache(maxsize=65536)  # asked of the same sentences question after question
+def gives_reason(text: str) -> bool:
+    """Does `text` give a reason ("… to prevent …", "because …", "for fear …")?"""
+    return bool(REASON.search(text))
+
+
 @dataclass
 class Scored:
     evidence: Evidence
@@ -280,7 +286,7 @@ class Ranker:
             return _place_fit(question, text)
         if kind == "reason":  # the reason in this sentence, or in the next one ("…, wanting to …, he said.")
             following = self.neighbours(sentence, 0, 1)
-            return 0.12 if REASON.search(text) else 0.1 if following and REASON.search(following[0].text) else 0.0
+            return 0.12 if gives_reason(text) else 0.1 if following and gives_reason(following[0].text) else 0.0
         if kind == "choice":  # "what choices did they have?": "they either stay and fight or surrender"
             return 0.2 if CHOICE.search(text) else 0.0
         if kind == "composition":  # "who makes up the SDF?": "…, a Kurdish-Arab militia alliance"
