@@ -28,7 +28,7 @@ from assistant.discrepancies import (GOING, PEOPLE, QUALIFIERS, Evidence, Found,
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
-from assistant.ranking import ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, gives_reason, group_copies
+from assistant.ranking import ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, gives_reason, group_copies, offers_choice
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
 from assistant.speakers import speaker_in
@@ -174,6 +174,8 @@ class Assistant:
                                                    q.query)
         if q.kind == "reason":
             evidence += self.retriever.evidence_of(self._reasons_given(q, evidence), q.query)
+        if q.kind == "choice":
+            evidence += self.retriever.evidence_of(self._choices_told(q, evidence), q.query)
         if alternatives.asks_timing(q.text):
             evidence += self.retriever.evidence_of(self._timings_told(q, evidence), q.query)
         if denial_of_answer_asked(q):
@@ -240,6 +242,12 @@ class Assistant:
         reason ("… to go free so they can return …") and share a word with the question."""
         asked, lexicon = set(q.terms), self.index.lexicon
         return self._missed_in_found(q, evidence, lambda s: bool(lexicon.terms_of(s) & asked) and gives_reason(s.text))
+
+    def _choices_told(self, q: Question, evidence: list) -> list:
+        """ "What choice did the coalition give them?": the sentences of the articles retrieval
+        found that state a choice ("Our stance was they either stay and fight or they surrender
+        unconditionally."), which share no word with the question when they go on from a quotation."""
+        return self._missed_in_found(q, evidence, lambda s: offers_choice(s.text))
 
     def _timings_told(self, q: Question, evidence: list) -> list:
         """ "Over what time did they leave?": the sentences of the articles retrieval found that

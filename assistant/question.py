@@ -61,6 +61,7 @@ class Question:
     context: str = ""  # the earlier question a follow-up leans on, as asked
     also: str | None = None  # a second question joined on ("Where is it based and who runs it?"): its kind
     compares: bool = False  # "Does the SDF agree with that?": every side of the earlier answer is wanted
+    checks_agreement: bool = False  # "Do the reports agree on …?": asks whether the articles agree, and is told so
     earlier_party: set[str] = field(default_factory=set)  # of a comparing follow-up naming another party: the
     # terms of the earlier answer's names, retrieved with but not ranked for ("Did the Kurds confirm that?")
     answered: str = ""  # the earlier answer a follow-up leans on, markers stripped
@@ -217,11 +218,16 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     if len({n for n in names(text) if n.lower() not in STOP}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)) \
             and not _ONES_POSITION.search(text):  # "Across the reports, is the coalition's position stated consistently?"
         question.compares = True  # "Did the YPG and the SDF tell the same story …?", "who puts it higher, X or Y?"
+    agreement = _ACCOUNTS_AGREE.search(text) or _SOURCES_AGREE.search(text)
+    if agreement:  # "Do the reports quoting Alloush agree on where it went?": the check's words name no topic
+        question.checks_agreement = True  # whose accounts to compare is read as before: "the reports quoting Alloush" are one party's
+        checked = set(terms(agreement.group(0))) & _CHECK_WORDS
+        question.terms = [t for t in question.terms if t not in checked] or question.terms
     asked, check = _with_accounts_check(text)
     if check:  # "Where were they heading? Is this reported the same way everywhere?": where, by every account
         own = _topic_terms(asked)
         question.terms = own + [t for t in _topic_terms(check) if t not in _ACCOUNT_WORDS and t not in own]
-        question.compares = True
+        question.compares = question.checks_agreement = True
     if question.kind == "time" and _FIRST_TIME.search(text):  # "when did the SDF first get in?": when they got in
         question.terms = [t for t in question.terms if t != "first"]
     if question.kind == "time" and _WHICH_TIME.search(text):  # "what month did IS take Raqqa?": "month" is the kind asked
@@ -261,6 +267,7 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
                 # the observatory agree with him?" after what he told Reuters: "no more than 200-300" foreign militants;
                 # "same in reuters?" after "obs figure for foreign fighters left", answered "up to 150 foreign jihadists"
             question.compares = True
+            question.checks_agreement = question.checks_agreement or bool(same_in)  # "same in reuters?"
             if agrees:  # "does the observatory agree with him?": "agree" asks for its account, it names no topic
                 question.terms = [t for t in question.terms if t not in _AGREEING] or question.terms
         if question.compares and (_CHECKS_ACCOUNTS.match(unfilled) or _HOW_THEY_DIFFER.match(unfilled)):
@@ -425,6 +432,23 @@ _WHICH_IS_RIGHT = re.compile(r"^\s*(?:(?:so|then|and|but|ok|okay)\b[\s,]*)*(?:wh
 _SOURCES_AGREE = re.compile(r"\b(?:do|does|did|are|were|is)\s+(?:all\s+)?(?:the\s+|these\s+|both\s+)?(?:articles|sources|reports|outlets|"
                             r"accounts|papers|stories|news reports|versions)\s+(?:all\s+|both\s+)?(?:agree|differ|disagree|match|line up|"
                             r"conflict|contradict|say the same|tell the same|give the same|square|tally)", re.I)  # "Do the articles agree on …?"
+# whether the articles agree, asked of them ("do the reports quoting X agree …", "both reports - do they line up",
+# "any daylight between the outlets", "does any other report give a different date?", "the same in the other reports")
+_ACCOUNTS = r"(?:articles?|sources?|reports?|outlets?|accounts?|papers?|stories|story|pieces?|versions?|takes|coverage)"
+_AGREE_WORDS = (r"(?:agree\w*|disagree\w*|differ\w*|line\w* up|match\w*|square\w*|tall(?:y|ies)|jibe\w*|conflict\w*|"
+                r"contradict\w*|consistent\w*|at odds|the same)\b")
+_ACCOUNTS_AGREE = re.compile(
+    rf"\b(?:do|does|did|are|were|is|was|have|has)\s+(?:all\s+|both\s+)?(?:the\s+|these\s+|those\s+|their\s+|its\s+)?"
+    rf"(?:[\w’'\-]+\s+){{0,2}}?{_ACCOUNTS}\b[^?.!]{{0,60}}?\b{_AGREE_WORDS}"
+    rf"|\b{_ACCOUNTS}\b[^?.!]{{0,60}}?\b(?:do|does|did|are|were)\s+they\s+(?:all\s+|both\s+)?{_AGREE_WORDS}"
+    rf"|\bany\s+(?:real\s+)?(?:daylight|disagreements?|differences?|discrepanc\w*|contradictions?|conflicts?|gap)\s+"
+    rf"(?:between|among|across|in)\s+(?:the\s+|these\s+|all\s+|both\s+)?(?:[\w’'\-]+\s+)?{_ACCOUNTS}\b"
+    rf"|\b(?:any|another|the)\s+other\s+{_ACCOUNTS}\b[^?.!]{{0,30}}?\bdifferent\b"
+    rf"|\bsame\s+(?:\w+\s+)?(?:in|across|for)\s+(?:all\s+|every\s+|each\s+|both\s+|the\s+)?(?:other\s+)?(?:[\w’'\-]+\s+)?{_ACCOUNTS}\b"
+    rf"|\bsame\s+(?:\w+\s+)?everywhere\b", re.I)
+_CHECK_WORDS = {"agre", "disagr", "disagre", "line", "daylight", "differ", "match", "consist", "squar", "talli", "jibe",
+                "contradict", "conflict", "stori", "piec", "take", "coverag", "outlet", "account", "version", "pictur",
+                "everywher", "gap", "discrep", "paper"}  # of a check of the accounts: no topic
 _POSITION = r"position|stance|line|view|policy"
 _ONES_POSITION = re.compile(rf"[’']s\s+(?:own\s+)?(?:{_POSITION})\b", re.I)  # one party's, in every report
 _ONES_LINE = re.compile(rf"[’']s\s+(?:own\s+)?(?:{_POSITION}|account|version|statement|estimate|figure|number|count)\b",

@@ -69,6 +69,12 @@ REASON = re.compile(r"\b(?:because|so (?:that|they|as)|in order to|to (?:prevent
 
 
 @lru_cache(maxsize=65536)  # asked of the same sentences question after question
+def offers_choice(text: str) -> bool:
+    """Does `text` state a choice ("they either stay and fight or they surrender", "the options are …")?"""
+    return bool(CHOICE.search(text))
+
+
+@lru_cache(maxsize=65536)  # asked of the same sentences question after question
 def gives_reason(text: str) -> bool:
     """Does `text` give a reason ("… to prevent …", "because …", "for fear …")?"""
     return bool(REASON.search(text))
@@ -288,7 +294,7 @@ class Ranker:
             following = self.neighbours(sentence, 0, 1)
             return 0.12 if gives_reason(text) else 0.1 if following and gives_reason(following[0].text) else 0.0
         if kind == "choice":  # "what choices did they have?": "they either stay and fight or surrender"
-            return 0.2 if CHOICE.search(text) else 0.0
+            return 0.2 if offers_choice(text) else 0.0
         if kind == "composition":  # "who makes up the SDF?": "…, a Kurdish-Arab militia alliance"
             return 0.2 if MADE_OF.search(text) else 0.0
         if kind == "definition":  # "what exactly is the SDF?": "the Syrian Democratic Forces (SDF), a US-backed alliance …"

@@ -108,7 +108,9 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b|\bhead(?:s|ed|ing)? (?:off|away|back)\b"
                        r"|\bclear(?:s|ed|ing)? out\b|\b(?:run|runs|ran|running) (?:off|away)\b|\bwalk(?:s|ed|ing)? (?:out|off|away)\b"
                        r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b"
-                       r"|\bvanish(?:es|ed|ing)?(?:\s+(?:off|away))?\b", re.I), "left"),
+                       r"|\bvanish(?:es|ed|ing)?(?:\s+(?:off|away))?\b"
+                       r"|\b(?:trickl(?:e|es|ed|ing)|stream(?:s|ed|ing)?|pour(?:s|ed|ing)?|fil(?:e|es|ed|ing))\s+(?:out|away)\b",
+                       re.I), "left"),
            (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*|given|offered) (?:a )?(?:free )?(?:ride|lift)\b"
                        r"|\bgiven safe passage\b", re.I), "depart"),  # "were they given a ride to IS land?": gone
            (re.compile(r"\bpull-?outs?\b", re.I), "withdrawal"),  # "how long did the pullout take?"

@@ -926,6 +926,23 @@ def test_when_they_left_sets_days_against_overnight_accounts(tmp_path):
     [dispute] = answer.discrepancies
     assert {c.attributed_to for c in dispute.claims} == {"monitor head Ana Ruiz", "A town official"}
     assert not bot.ask("how many local rebels surrendered overnight?").discrepancies  # a figure asked, not a time
+    # leaving told as a trickle, a stream or a filing out
+    trickled = bot.ask("did the local rebels trickle out over several days or was it all in one night?")
+    assert len(trickled.discrepancies) == 1
+
+
+@pytest.mark.slow
+def test_asked_what_choice_a_party_gave_the_sentence_stating_the_choice_answers(tmp_path):
+    """The choice is told in a quotation that goes on from the party's line and shares no word
+    with the question; it is found in the article retrieval found, and stated first."""
+    bot = bot_over(tmp_path, port=(
+        "Port holds firm\n\nThe port authority said foreign crewmen were not being allowed off the ship at Varo. "
+        "\u201cWe're very firm about not letting foreign crewmen off the ship,\u201d port spokesman Tomas Vey said. "
+        "\u201cOur stance was they either stay on board or they hand over their papers.\u201d The harbour was calm on Monday.\n"),
+        wire=("Ship waits\n\nThe ship has waited at Varo for nine days, union leader Ana Ruiz said. "
+              "Ruiz said the foreign crewmen were tired.\n"))
+    answer = bot.ask("What choice did the port authority say it was giving the foreign crewmen at Varo?")
+    assert "either stay on board or they hand over their papers" in answer.text
 
 
 @pytest.mark.slow
@@ -1416,6 +1433,44 @@ def test_asking_whether_the_sources_agree_compares_their_accounts_unless_of_one_
     # two names (a capitalised opener is one) and "consistently": still one party's line, as each report tells it
     assert not analyse("Across the reports, is the Union's position on the Valmont strike stated consistently?").compares
     assert analyse("Do the Union and the Port Council say the same about the strike?").compares
+
+
+def test_a_question_asking_whether_the_accounts_agree_is_read_as_a_check_of_them():
+    from assistant.question import analyse
+
+    checks = {"Do the reports quoting Ines Paul agree on where the ship was going?": "agre",
+              "Is there any daylight between the reports on the union's stance about the strike?": "daylight",
+              "both reports quoting Ravi Das - do they line up on when the strike began?": "line",
+              "When did the strike begin, and is there any disagreement between the outlets on that?": "disagre",
+              "was the port used to smuggle arms? do the stories say the same thing about that": "stori",
+              "Does any other report give a different date?": "differ",
+              "Do the accounts agree on who brokered the deal?": "account"}
+    for text, word in checks.items():
+        asked = analyse(text)
+        assert asked.checks_agreement and word not in asked.terms, text
+    history = [{"role": "user", "content": "When did the strike begin?"},
+               {"role": "assistant", "content": "On Monday, union leader Ana Ruiz said [1]."}]
+    assert analyse("Is that the same in the other reports?", history).checks_agreement
+    for text in ("Did the union agree to end the strike?", "Is Ravi Das the same man as R. Das?",
+                 "When did the strike begin?", "Do the dockers want the same pay as the crane drivers?"):
+        assert not analyse(text).checks_agreement, text
+
+
+@pytest.mark.slow
+def test_asked_whether_the_accounts_agree_the_answer_says_so_when_none_disagrees(tmp_path):
+    from assistant.answering.extractive import AGREED
+
+    bot = bot_over(tmp_path,
+                   wire=("Strike at Varo\n\nThe dockers' strike at Varo began on Monday, union leader Ana Ruiz said. "
+                         "Ruiz said 300 dockers had walked out.\n"),
+                   daily=("Varo port shut\n\nThe strike at the port of Varo began on Monday, port owner Tomas Vey said. "
+                          "Vey said about 120 dockers had walked out.\n"))
+    agreed = bot.ask("When did the strike at Varo begin? Do the reports agree?")
+    assert agreed.discrepancies == [] and "Monday" in agreed.text
+    assert agreed.text.startswith(AGREED)
+    disputed = bot.ask("How many dockers walked out? Do the reports agree?")
+    assert disputed.discrepancies and AGREED not in disputed.text
+    assert AGREED not in bot.ask("When did the strike at Varo begin?").text  # no check asked: nothing said of it
 
 
 @pytest.mark.slow

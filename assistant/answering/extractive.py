@@ -7,8 +7,11 @@ best evidence covers too little of the question — or, for a "how many"/"when"/
 question, holds no figure, time or name at all — it abstains in words instead of guessing.
 Disagreements found by `discrepancies` are stated after the answer, both sides cited.
 
+Asked whether the articles agree, and none of the accounts found disagrees, it says so first.
+
 What it does not do: paraphrase, or add any word that is not in a source, beyond the
-fixed connective phrases of the discrepancy sentence and a bracketed speaker name.
+fixed connective phrases of the discrepancy sentence, that of agreement, and a bracketed
+speaker name.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ MIN_RELEVANCE = 0.33  # below this the best evidence does not answer the questio
 NEAR_BEST = 0.85      # a further statement must score at least this share of the best
 SECOND_PART = 0.6    # the best answer to a question's second part, at least this share of the best
 SHAPED = {"composition", "definition", "choice"}  # once the best statement has the shape asked, the others need it too
-REASON_RELEVANCE = 0.25  # a statement giving a reason, added to a why-answer that gives none, is at least this relevant
+AGREED = "The articles agree on this; none I found says otherwise."  # asked whether they agree, and none disagrees
+REASON_RELEVANCE = 0.25  # a statement giving a reason (a choice), added to a why- (what-choice-) answer that gives
+# none, is at least this relevant
 
 
 class ExtractiveAnswerer:
@@ -51,6 +56,7 @@ class ExtractiveAnswerer:
         # a garbled reprint cut off mid-sentence is stated from the copy that has the sentence whole
         chosen = [next((s for s in statements if _cut_short(c.text, s.text)), c) for c in chosen]
         chosen = self.with_stated_reason(question, chosen, statements)
+        chosen = self.with_stated_choice(question, chosen, statements)
         chosen = self.with_quotation_openings(chosen)
         chosen = self.with_quotation_sequel(question, chosen)
         chosen = self.with_role_named(question, chosen)
@@ -65,6 +71,8 @@ class ExtractiveAnswerer:
             text, named_in = attribution_note(self.index.sentences[first.source], first.index)
             parts.append(f"{text} {markers(statement.sentences + ([named_in] if named_in else []), cites)}")
         parts += [describe(d, cites) for d in found]
+        if question.checks_agreement and not found:  # "Do the reports agree?": the answer to that first
+            parts.insert(0, AGREED)
         return Draft(" ".join(parts), cites)
 
     def choose(self, question: Question, statements: list[Statement], disputed: bool = False) -> list[Statement]:
@@ -211,6 +219,20 @@ class ExtractiveAnswerer:
                            and (s.best.score >= SECOND_PART * top or self.said_by_the_asked(question, s))), None)
             return chosen if reason is None else [chosen[0], reason, *chosen[1:]][: self.max_sentences]
         return [chosen[0], _beside(following, chosen[0]), *chosen[1:]][: self.max_sentences]
+
+    def with_stated_choice(self, question: Question, chosen: list[Statement], statements: list[Statement]) -> list[Statement]:
+        """For "what choice did the coalition give them?" answered by sentences that state none:
+        the best statement that states a choice ("Our stance was they either stay and fight or
+        they surrender unconditionally."), first, if it is at least a second part's share as
+        good or told by the party asked about; a quotation that goes on from its speaker's
+        line repeats few of the question's words."""
+        if question.kind != "choice" or any(c.best.fit > 0 for c in chosen):
+            return chosen
+        top = chosen[0].best.score
+        choice = next((s for s in statements if s not in chosen and s.best.fit > 0 and not headline(s.text)
+                       and s.best.relevance >= REASON_RELEVANCE
+                       and (s.best.score >= SECOND_PART * top or self.said_by_the_asked(question, s))), None)
+        return chosen if choice is None else [choice, *chosen][: self.max_sentences]
 
     def said_by_the_asked(self, question: Question, statement: Statement) -> bool:
         """Is the statement told by the party the question asks about ("why is the port authority
