@@ -106,7 +106,7 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\bhand(?:s|ed|ing)? themselves (?:in|over)\b", re.I), "surrender"),
            (re.compile(r"\b(?:pull|pulls|pulled|pulling) out\b|\b(?:slip|slips|slipped|slipping) (?:away|out)\b"
                        r"|\bget(?:s|ting)? out\b|\bgot out\b|\bmove[sd]? out\b|\bhead(?:s|ed|ing)? (?:off|away|back)\b"
-                       r"|\bclear(?:s|ed|ing)? out\b|\b(?:run|runs|ran|running) (?:off|away)\b|\bwalk(?:s|ed|ing)? (?:out|off|away)\b"
+                       r"|\bclear(?:s|ed|ing)? out\b|\b(?:run|runs|ran|running) (?:off|away|from)\b|\bwalk(?:s|ed|ing)? (?:out|off|away)\b"
                        r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b"
                        r"|\bvanish(?:es|ed|ing)?(?:\s+(?:off|away))?\b"
                        r"|\b(?:trickl(?:e|es|ed|ing)|stream(?:s|ed|ing)?|pour(?:s|ed|ing)?|fil(?:e|es|ed|ing))\s+(?:out|away)\b",

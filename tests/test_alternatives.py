@@ -34,6 +34,7 @@ def test_an_either_or_question_offers_two_events_about_one_subject():
     # escaping is leaving
     assert alternatives("the local rebels surrendered or they just escape from the town?")[1] == ("surrender", "left")
     assert alternatives("did the rebels escape to wherever they wanted or did they surrender to the army?")[1] == ("left", "surrender")
+    assert alternatives("Did the local rebels run from the town or give themselves up?")[1] == ("left", "surrender")  # ran from: left
 
 
 def test_different_speakers_reporting_each_outcome_is_a_dispute_each_side_in_its_own_words():
@@ -46,6 +47,7 @@ def test_different_speakers_reporting_each_outcome_is_a_dispute_each_side_in_its
     assert text.startswith("Accounts differ on whether the local rebels surrendered or left: a town official said “local "
                            "rebels had surrendered overnight to the army” [1]; monitor head Ana Berg said “All local rebels "
                            "left the town this week” [2].")
+
 
 
 def test_no_dispute_when_one_party_reports_both_or_a_report_is_negated_or_about_others():
