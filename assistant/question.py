@@ -83,6 +83,8 @@ def answer_kind(text: str) -> str:
                      r"[^,?]{1,80},\s*(?=(?:did|do|does|was|were|is|are|has|have|"
                      r"had|can|could|would|will|who|what|which|how|where|why)\b)", "", lowered)  # "When the figure was
     # cited, did it denote fighters alone …?": the main clause asks
+    if _IN_A_GROUP.match(spelled_out(text.strip())):  # "who's actually in the SDF?", "who are the SDF?": its makeup
+        return "composition"
     opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(lowered) \
         or re.match(r"(?:the|those|these|their|its)\b[^,;:—–?]*?\s(?:who|which)\b", lowered)  # "(and) the syrian ones who
     # left?": a noun phrase and its relative clause (not "the fighters in raqqa, they come from which countries?")
@@ -95,6 +97,10 @@ def answer_kind(text: str) -> str:
     return "other"
 
 
+# who is in a named group, or who a group written as an acronym are ("who are the SDF, exactly?")
+_IN_A_GROUP = re.compile(r"^(?:(?:and|so|but|ok),?\s+)?(?i:who)\s+(?i:is|are)\s+(?:(?i:actually|exactly|really)\s+)?"
+                         r"(?:(?i:in)\s+(?:the\s+)?(?:[A-Z][\w\-’']*\s*)+|(?:the\s+)?[A-Z]{2,6}s?)"
+                         r"(?:,?\s*(?i:exactly|really|actually))?\s*\?*\s*$")
 _NAMED = re.compile(r"\b(?:is|are|was|were)\s+(?:exactly\s+)?(?:the\s+)?(?:[\w\-’'.]+\s+){0,3}?[A-Z][\w\-’'.]*\s*\?*\s*$")
 
 

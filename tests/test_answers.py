@@ -1830,6 +1830,13 @@ def test_what_a_group_is_made_of_asks_its_composition():
     from assistant.question import answer_kind
 
     assert answer_kind("What is the militia made of?") == answer_kind("What is the militia made up of?") == "composition"
+    # who is in a group, or who an acronym's group are: what it is made of, not one person's name
+    for question in ("Who's actually in the VPF?", "who is in the Valmont Port Front?", "Who are the VPF, exactly?",
+                     "who are the VPF?"):
+        assert answer_kind(question) == "composition", question
+    for question in ("Who is in charge of the VPF?", "Who is Ravi Das?", "who are the dockers' leaders?",
+                     "Who is in the convoy?"):
+        assert answer_kind(question) != "composition", question
 
 
 def test_which_way_they_went_asks_a_place_and_way_is_no_topic():
