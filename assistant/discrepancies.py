@@ -810,8 +810,23 @@ def describe(found: Found, cites: dict) -> str:
                 "composition": f"said “{lead.value}”"}.get(lead.kind, "said so")
         words = _clause_saying(lead) if lead.predicate or lead.kind in ("assertion", "denial") else None
         told = _after_own_name(words, lead.speaker) if words else None  # "Bali described them as human shields"
-        parts.append(f"{who(side)} {told or ('said “' + words + '”' if words else verb)} {refs(side)}")
+        added = _added(lead.sentence.text, words) if words and not told else None
+        said = f"said “{words}”" + (f", adding “{added}”" if added else "") if words else verb
+        parts.append(f"{who(side)} {told or said} {refs(side)}")
     return f"Accounts differ on {found.topic}: " + "; ".join(parts) + "."
+
+
+def _added(text: str, words: str) -> str | None:
+    """What a speaker is reported as adding after the words quoted ("…,” Observatory head Rami
+    Abdel Rahman said, adding they headed to unknown destinations."), when short: it is part of
+    the account."""
+    match = _ADDED.search(text)
+    added = match and match.group("added").strip()
+    return added if added and added not in words and len(added.split()) <= MAX_ADDED else None
+
+
+_ADDED = re.compile(r",\s+adding(?:\s+that)?\s+(?P<added>[^\"“”;]+?)\s*[.!]?\s*$")
+MAX_ADDED = 15  # words
 
 
 def _as_written(claim: Claim) -> str:

@@ -47,7 +47,13 @@ def test_different_speakers_reporting_each_outcome_is_a_dispute_each_side_in_its
     assert text.startswith("Accounts differ on whether the local rebels surrendered or left: a town official said “local "
                            "rebels had surrendered overnight to the army” [1]; monitor head Ana Berg said “All local rebels "
                            "left the town this week” [2].")
-
+    # what the speaker is reported as adding is part of their account
+    found, before = evidence(("A town official said local rebels had surrendered overnight to the army.", "A town official"),
+                             ("\"All local rebels left the town this week,\" monitor head Ana Berg said, adding they headed to "
+                              "unknown destinations.", "monitor head Ana Berg"))
+    [dispute] = disputed(q, found, before.get)
+    assert "monitor head Ana Berg said “All local rebels left the town this week”, adding “they headed to unknown " \
+           "destinations” [2]." in describe(dispute, {})
 
 
 def test_no_dispute_when_one_party_reports_both_or_a_report_is_negated_or_about_others():
