@@ -57,7 +57,9 @@ EVENTS = {"remain": r"remain\w*|stay\w*|fight on|fight (?:to|until|till) the (?:
 # "are left in Raqqa", "left behind", "still inside the city": those who remain, not those who left.
 REMAINING = re.compile(r"\b(?:are|were|is|was|be|been|being)\s+(?:still\s+)?left\b|\bleft behind\b|\bstill (?:in|inside)\b"
                        r"|\bleft (?:in|inside) (?:the )?(?:city|town|village|[A-Z])|\bleaving\b.*\bbehind\b"
-                       r"|\bany\s+(?:[\w\-]+\s+){0,3}left\b")  # "are there any civilians left?"
+                       r"|\bany\s+(?:[\w\-]+\s+){0,3}left\b"  # "are there any civilians left?"
+                       r"|\b[Nn]o(?:ne)?\s+(?:[\w\-]+\s+){0,3}?left(?=\s*(?:[,.;:?!]|$)|\s+(?:in|inside|there|behind)\b)")  # "has no
+# civilians left, or …?"; not "no civilians left the city"
 
 
 @dataclass(frozen=True)

@@ -283,7 +283,9 @@ def asks_about_figures(question: Question) -> bool:
         # still inside?", "any civilians still stuck inside"
         r"|\b(?:are|were|is|was) there (?:still )?any\b|\b(?:are|were|is|was) there\b.*\b(?:left|remain\w*)\b"
         r"|\b(?:are|were|is|was) there still\b|\bany\s+(?:[\w\-]+\s+){0,3}?(?:still\s+)?(?:left|remain\w*)\b"  # "were any civilians still left?"
-        r"|\b(?:more|fewer|less)\s+(?:[\w\-]+\s+){0,3}(?:are|were|is|was)\s+(?:still\s+)?(?:left|remain\w*)\b",  # "who says more are left?"
+        r"|\b(?:more|fewer|less)\s+(?:[\w\-]+\s+){0,3}(?:are|were|is|was)\s+(?:still\s+)?(?:left|remain\w*)\b"  # "who says more are left?"
+        r"|\b(?:no|none|a few)\s+(?:[\w\-]+\s+){0,3}?(?:(?:are|is|were|was)\s+)?(?:still\s+)?(?:left|remain\w*|there|inside)\b",  # "no
+        # civilians left, or a few still there?"
         question.text, re.I))
 
 

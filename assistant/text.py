@@ -114,6 +114,7 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*|given|offered) (?:a )?(?:free )?(?:ride|lift)\b"
                        r"|\bgiven safe passage\b", re.I), "depart"),  # "were they given a ride to IS land?": gone
            (re.compile(r"\bpull-?outs?\b", re.I), "withdrawal"),  # "how long did the pullout take?"
+           (re.compile(r"\bcivilian populations?\b", re.I), "civilians"),  # "anyone from the civilian population still inside?"
            (re.compile(r"\bas well\b(?!\s+as\b)", re.I), "too"),  # "getting ready to leave as well": no "well"
            (re.compile(r"\b(?:do|does|did|doing|done)\s+the\s+talking\s+for\b|\b(?:spoke|speaks|speaking)\s+for\b", re.I),
             "spokesman for"),  # "who was doing the talking for the coalition?": its spokesman

@@ -1545,6 +1545,15 @@ def test_a_question_whether_something_still_holds_asks_no_figure():
     assert asks_about_figures(analyse("Is anyone still in the old city?"))
     assert not asks_about_figures(analyse("Is the deal still in place?"))
     assert not asks_about_figures(analyse("Who is still in charge of the city?"))
+    # none left against a few still there, asked as an either-or of what a party says
+    assert asks_about_figures(analyse("Is the union saying the ship has no sailors left, or that a few are still there?"))
+    assert not asks_about_figures(analyse("Did the few sailors who left take their bags?"))
+    from assistant.claims import REMAINING
+    assert REMAINING.search("the ship has no sailors left, or a few") and REMAINING.search("none left inside")
+    assert not REMAINING.search("no sailors left the ship")
+    # "the civilian population" are the civilians, counted as such
+    asked = analyse("Is anyone from the civilian population still inside the port?")
+    assert asks_about_figures(asked) and "civilian" in asked.terms and "popul" not in asked.terms + asked.target
 
 
 def test_does_that_fit_with_what_others_say_compares_the_figure_just_given(seeds_bot):
