@@ -121,18 +121,21 @@ def descriptions(question: Question, evidence: list[Evidence], distinctive: Call
     asked = described(question.text)
     if asked is None or question.kind in ("place", "time", "number") or alternatives(question.text) is not None:
         return []
-    first, second = ({t for t in terms(words) if distinctive(t)} for words in asked)
-    first, second = first - second, second - first
+    # "hostages/human shields": either wording tells it
+    first, second = ([{t for t in terms(variant) if distinctive(t)} for variant in words.split("/")] for words in asked)
+    every_first, every_second = set().union(*first), set().union(*second)
+    first = [told for variant in first if (told := variant - every_second)]  # a wording no article uses tells nothing
+    second = [told for variant in second if (told := variant - every_first)]
     whom = set(question.terms) & _PEOPLE  # of whom: a report must speak of them ("the civilians", "the fighters")
     if not first or not second or not whom:
         return []
 
-    def told(words: set[str], other: set[str]) -> Callable[[str], str | None]:
+    def told(words: list[set[str]], other: list[set[str]]) -> Callable[[str], str | None]:
         def quoted(text: str) -> str | None:
             own = set(terms(text))
-            if not words <= own or other <= own or not whom & own:  # tells this one, not the other too
-                return None
-            return _words_telling(text, lambda clause: words <= set(terms(clause)))
+            if not any(variant <= own for variant in words) or any(variant <= own for variant in other) or not whom & own:
+                return None  # tells this one, not the other too
+            return _words_telling(text, lambda clause: any(variant <= set(terms(clause)) for variant in words))
         return quoted
 
     # `told` already asks that a report speak of them
@@ -166,7 +169,7 @@ _PLACED = re.compile(r"\b(?:in|on|with|from|of|at|by|inside|aboard)\s+(?:the\s+|
 # "were they families of the fighters or hostages?"
 _DESCRIBED = re.compile(r"(?:\b(?:were|was|are|is)\s+(?:they|them|these|those|it)|[—–:]|\s-)\s+(?:(?:the|their|a|an)\s+)?"
                         r"(?P<a>[\w’'\-]+(?:\s+[\w’'\-]+){0,3}?)\s*,?\s+or\s+(?:were\s+they\s+|are\s+they\s+|just\s+|simply\s+|"
-                        r"really\s+|actually\s+)?(?:(?:the|their|a|an)\s+)?(?P<b>[\w’'\-]+(?:\s+[\w’'\-]+){0,2}?)\s*\?*\s*$", re.I)
+                        r"really\s+|actually\s+)?(?:(?:the|their|a|an)\s+)?(?P<b>[\w’'\-/]+(?:\s+[\w’'\-/]+){0,2}?)\s*\?*\s*$", re.I)
 
 
 # "were the civilians in the convoy relatives or human shields?": up to two words before "or"
@@ -277,7 +280,6 @@ def asks_release(question: Question) -> bool:
                 and (_CAPTIVES.search(question.text) or _CAPTIVES.search(question.context or "")))
 
 
-@lru_cache(maxsize=65536)
 @lru_cache(maxsize=65536)  # asked of the same sentences question after question
 def tells_release(text: str) -> bool:
     """Does `text` tell captives as freed or kept?"""

@@ -492,6 +492,9 @@ def test_two_descriptions_offered_and_told_by_different_parties_are_a_discrepanc
     assert dispute.topic == "whether they were family members or hostages"
     assert {c.attributed_to for c in dispute.claims} == {"Union head Ravi Das", "Mayor Ines Paul"}
     assert not bot.ask("Did the SDF or the coalition free the miners?").discrepancies  # names are no descriptions
+    # a description offered in two wordings ("captives/hostages"): either tells it
+    slashed = bot.ask("The people who came out with the miners - were they the miners' own family members, or captives/hostages?")
+    assert {c.attributed_to for d in slashed.discrepancies for c in d.claims} == {"Union head Ravi Das", "Mayor Ines Paul"}
 
 
 @pytest.mark.slow
