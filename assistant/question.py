@@ -85,6 +85,7 @@ def answer_kind(text: str) -> str:
     # cited, did it denote fighters alone …?": the main clause asks
     if _IN_A_GROUP.match(spelled_out(text.strip())):  # "who's actually in the SDF?", "who are the SDF?": its makeup
         return "composition"
+    lowered = _TOPIC_FIRST.sub("", lowered)  # "I'm confused about the human shields thing - were they freed …?"
     opened = re.search(_KIND_PATTERNS[-1][1], lowered) or _WH_OPENING.match(lowered) \
         or re.match(r"(?:the|those|these|their|its)\b[^,;:—–?]*?\s(?:who|which)\b", lowered)  # "(and) the syrian ones who
     # left?": a noun phrase and its relative clause (not "the fighters in raqqa, they come from which countries?")
@@ -97,6 +98,14 @@ def answer_kind(text: str) -> str:
     return "other"
 
 
+# the topic the asker announces before a dash or colon, when a question follows it: "I'm confused about the human
+# shields thing - were they freed when the deal went through, or …?" asks yes or no, not when
+_TOPIC_FIRST = re.compile(r"^(?:(?:i[’']?m|i am)\s+(?:(?:a bit|so|really|still)\s+)?(?:confused|unclear|not sure|puzzled|lost|curious)"
+                          r"\s+(?:about|on|over|by|re)|about|on|re|regarding|as for|quick (?:q|question)(?:\s+(?:on|about|re))?)\b"
+                          r"[^?]{0,80}?\s(?:-|–|—|:)\s+(?=(?:did|do|does|was|were|is|are|has|have|had|can|could|would|will|"
+                          r"who|what|which|how|where|when|why)\b)"
+                          r"|^(?:the|those|these)\s+[^?:—–]{3,80}?(?::|\s-|\s?[—–])\s+(?=(?:where|when|why|how)\b)")  # "The
+# thousands of civilians who got out on Saturday night: where did they go?"
 # who is in a named group, or who a group written as an acronym are ("who are the SDF, exactly?")
 _IN_A_GROUP = re.compile(r"^(?:(?:and|so|but|ok),?\s+)?(?i:who)\s+(?i:is|are)\s+(?:(?i:actually|exactly|really)\s+)?"
                          r"(?:(?i:in)\s+(?:the\s+)?(?:[A-Z][\w\-’']*\s*)+|(?:the\s+)?[A-Z]{2,6}s?)"
@@ -249,6 +258,10 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     joined = _JOINED.search(text)
     if joined and answer_kind(joined.group(1)) not in (question.kind, "other", "yesno"):
         question.also = answer_kind(joined.group(1))
+    elif joined and question.kind == answer_kind(joined.group(1)) \
+            and answer_kind(text[: joined.start()]) not in (question.kind, "other", "yesno"):
+        # "What choice did they have, and why does it oppose …?": the first part's kind, the second's too
+        question.kind, question.also = answer_kind(text[: joined.start()]), question.kind
     previous = _previous_turns(normalise_history(history))
     if previous and _CHALLENGE.search(text):  # "wait, didn't the Kurds say there was no deal?", "ok but didnt someone on
         question.compares = True  # the council say some got out anyway?": the challenge's side beside the answer's, on any topic

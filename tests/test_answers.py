@@ -1848,6 +1848,23 @@ def test_what_a_group_is_made_of_asks_its_composition():
         assert answer_kind(question) != "composition", question
 
 
+def test_what_the_asker_says_before_a_dash_does_not_decide_what_is_asked():
+    from assistant.question import answer_kind
+
+    assert answer_kind("I'm confused about the pay thing - were the dockers paid when the deal went through, "
+                       "or did the owners keep the money?") == "yesno"  # not "when"
+    assert answer_kind("Ravi Das - when did he say the strike began?") == "time"
+    assert answer_kind("Ravi Das - what's his title, who's he speaking for?") == "person"  # a name, no topic announced
+    assert answer_kind("The hundreds of dockers who walked out on Monday: where did they go?") == "place"
+
+
+def test_a_question_of_two_parts_asks_the_first_parts_kind_and_the_seconds_too():
+    asked = analyse("What choice did the union give the dockers, and why does it oppose the strike?")
+    assert (asked.kind, asked.also) == ("choice", "reason")  # not a why-question with a choice tacked on
+    asked = analyse("Who heads the union, and when was it formed?")
+    assert (asked.kind, asked.also) == ("person", "time")
+
+
 def test_which_way_they_went_asks_a_place_and_way_is_no_topic():
     from assistant.question import answer_kind
 
