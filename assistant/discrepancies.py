@@ -158,7 +158,7 @@ def _names(word: str, written: set[str] | None) -> bool:
 _AS_SOURCE = [
     re.compile(r"\baccording to (?:the )?((?:[\w\-]+ ){0,3}[\w\-]+)", re.I),
     re.compile(r"\bper the ((?:[\w\-]+ ){0,2}[\w\-]+)", re.I),  # "… in the last day, per the coalition?"
-    re.compile(r"\b(?:the )?([\w\-]+)[’']s? (?:own )?(?:line|position|view|stance|account|version|estimate|figure|"
+    re.compile(r"\b(?:the )?([\w\-]+)[’']s? (?:own |stated |official |declared |public )?(?:line|position|view|stance|account|version|estimate|figure|"
                r"claim|statement|take|explanation|response|reaction|answer|count|tally)\b", re.I),
     # "Coalition line on letting them leave?", "SDF position on a deal", "SDF figure for Syrians who left?": a party's
     # stance or count, written without "'s" ("the figure for the fighters" names no one)
@@ -177,6 +177,9 @@ _AS_SOURCE = [
     re.compile(r"\b(?:is|are|was|were) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:ok|okay|happy|fine|comfortable|on board|"
                r"opposed|against|in favou?r of|keen|willing|prepared|letting|allowing|permitting|going to (?:let|allow))\b", re.I),
     # "is the coalition ok with …?", "is the coalition letting them leave?": its stance
+    re.compile(r"(?:^|[.?!]\s+)(?:has|have|is|are|was|were) (?:the )?(?!(?:estimates?|figures?|numbers?|counts?|reports?|accounts?|"
+               r"articles?|stories|sources?|outlets?|versions?)\b)((?:[\w\-]+ ){0,2}[\w\-]+) (?:been )?(?:consistent|inconsistent)\b", re.I),
+    # "has the coalition been consistent about …?": its own accounts, against each other
 ]
 
 

@@ -292,6 +292,10 @@ def test_a_question_about_one_partys_line_sets_no_other_speaker_against_it(harbo
     assert scoped.discrepancies == [] and "not being allowed to disembark" in scoped.text
     written_short = harbour_bot.ask("Port authority line on letting the stranded sailors disembark - consistent across reports?")
     assert written_short.discrepancies == [] and "not being allowed to disembark" in written_short.text
+    # its stated position, or whether it has been consistent: still its line alone
+    for question in ("What is the port authority's stated position on letting the stranded sailors disembark?",
+                     "Has the US-backed port authority been consistent about whether the stranded sailors can disembark?"):
+        assert harbour_bot.ask(question).discrepancies == [], question
 
 
 def test_the_party_whose_account_is_asked_for_is_read_from_the_question():
@@ -1433,6 +1437,8 @@ def test_asking_whether_the_sources_agree_compares_their_accounts_unless_of_one_
     # two names (a capitalised opener is one) and "consistently": still one party's line, as each report tells it
     assert not analyse("Across the reports, is the Union's position on the Valmont strike stated consistently?").compares
     assert analyse("Do the Union and the Port Council say the same about the strike?").compares
+    assert analyse("Are the estimates of how many Valmont sailors were left in Varo consistent across the reports?").compares
+    assert not analyse("Has the US-backed Port Authority been consistent about whether the sailors can leave?").compares
 
 
 def test_a_question_asking_whether_the_accounts_agree_is_read_as_a_check_of_them():
