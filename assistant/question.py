@@ -40,7 +40,8 @@ _KIND_PATTERNS = [
                    r"(?![\w\-’'. ]*[’']s\s+names?\b)"  # "what is that council member's name?" asks who
                    r"[\w\-’'. ]{2,40}\?*\s*$"),
     ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader|member)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bnames? of\b|\bwhat (?:is|was|are|were) (?:his|her|their|its) names?\b"
-               r"|[’']s\s+names?\b|^\s*(?:and\s+)?(?:(?:the|his|her|their|its)\s+)?(?:full\s+)?names?\s*\?*\s*$"),  # "the member's name?", "name?"
+               r"|[’']s\s+names?\b|^\s*(?:and\s+)?(?:(?:the|his|her|their|its)\s+)?(?:full\s+)?names?\s*\?*\s*$"  # "the member's name?", "name?"
+               r"|\b(?:spokes\w+|head|leader|chief|commander|director|official|member|boss|colonel|general)\s+names?\s*\?*\s*$"),  # "ypg spox name?"
     ("yesno", r"^(?:(?:and|so|but|then|also),?\s+)?(did|does|do|is|are|was|were|has|have|had|can|could|will|would|should)"
               r"(?:n[’']t)?\b"),  # "didn't one of them say otherwise?"
 ]
@@ -127,7 +128,8 @@ _SHORTHAND = {"r": "are", "u": "you", "ur": "your", "abt": "about", "b4": "befor
               "coz": "because", "wat": "what", "wht": "what", "hw": "how", "ppl": "people", "thru": "through",
               "govt": "government", "tho": "though", "pls": "please", "w/": "with", "w/o": "without", "hrs": "hours",
               "yrs": "years", "mins": "minutes", "em": "them", "'em": "them", "’em": "them", "msg": "message",
-              "msgs": "messages", "info": "information", "approx": "approximately", "nums": "numbers", "yday": "yesterday"}
+              "msgs": "messages", "info": "information", "approx": "approximately", "nums": "numbers", "yday": "yesterday",
+              "civs": "civilians", "civ": "civilian", "spox": "spokesman", "#": "number"}
 _SHORTHAND_WORD = re.compile(r"(?<![\w/’'.\-])(?:" + "|".join(sorted(map(re.escape, _SHORTHAND), key=len, reverse=True))
                              + r")(?![\w/’'\-]|\.\w)", re.I)  # not the "U" of "U.S." nor "R-rated"
 

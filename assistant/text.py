@@ -109,7 +109,8 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"|\bclear(?:s|ed|ing)? out\b|\b(?:run|runs|ran|running) (?:off|away|from)\b|\bwalk(?:s|ed|ing)? (?:out|off|away)\b"
                        r"|\b(?:take|takes|took|taking) off\b|\b(?:drive|drives|drove|driven|driving|make|makes|made|making) off\b"
                        r"|\bvanish(?:es|ed|ing)?(?:\s+(?:off|away))?\b"
-                       r"|\b(?:trickl(?:e|es|ed|ing)|stream(?:s|ed|ing)?|pour(?:s|ed|ing)?|fil(?:e|es|ed|ing))\s+(?:out|away)\b",
+                       r"|\b(?:trickl(?:e|es|ed|ing)|stream(?:s|ed|ing)?|pour(?:s|ed|ing)?|fil(?:e|es|ed|ing))\s+(?:out|away)\b"
+                       r"|\bma(?:ke|kes|de|king) it out\b",
                        re.I), "left"),
            (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*|given|offered) (?:a )?(?:free )?(?:ride|lift)\b"
                        r"|\bgiven safe passage\b", re.I), "depart"),  # "were they given a ride to IS land?": gone

@@ -807,6 +807,12 @@ def test_chat_shorthand_is_read_in_full():
     assert in_full("who did the crew send their distress msg to") == "who did the crew send their distress message to"
     assert in_full("do the sailors still aboard have family w them") == "do the sailors still aboard have family with them"
     assert in_full("George W Bush, W. Europe") == "George W Bush, W. Europe"  # a capital W is an initial
+    assert in_full("how many civs made it out") == "how many civilians made it out"
+    assert in_full("union spox name?") == "union spokesman name?"
+    assert in_full("# of dockers that got out?") == "number of dockers that got out?"
+    assert analyse("# of dockers that got out?").kind == "number"
+    assert analyse("union spox name?").kind == "person"
+    assert "left" in analyse("how many civs made it out").terms  # made it out: left
 
 
 def test_an_aside_after_the_question_weighs_half():
