@@ -30,7 +30,7 @@ from assistant.answer import Claim as ClaimOut
 from assistant.answer import Discrepancy
 from assistant.claims import DENIAL, EMPTY, EVENTS, NEGATED, REMAINING, Claim, negated_clause_start
 from assistant.index import Sentence
-from assistant.question import ASKS_WHAT_WAS_SAID, TYPED, Question
+from assistant.question import ASKS_WHAT_WAS_SAID, ONES_CONSISTENCY, TYPED, Question
 from assistant.text import ORG_WORDS, PHRASES, VARIANTS, acronyms, numbers, stem, term_set, terms
 
 _QUESTION_EVENTS = {"left": r"go(?!\s+along)|gone|went|got out|get out"  # question words; in claims "go free" is no departure
@@ -177,9 +177,7 @@ _AS_SOURCE = [
     re.compile(r"\b(?:is|are|was|were) (?:the )?((?:[\w\-]+ ){0,2}[\w\-]+) (?:ok|okay|happy|fine|comfortable|on board|"
                r"opposed|against|in favou?r of|keen|willing|prepared|letting|allowing|permitting|going to (?:let|allow))\b", re.I),
     # "is the coalition ok with …?", "is the coalition letting them leave?": its stance
-    re.compile(r"(?:^|[.?!]\s+)(?:has|have|is|are|was|were) (?:the )?(?!(?:estimates?|figures?|numbers?|counts?|reports?|accounts?|"
-               r"articles?|stories|sources?|outlets?|versions?)\b)((?:[\w\-]+ ){0,2}[\w\-]+) (?:been )?(?:consistent|inconsistent)\b", re.I),
-    # "has the coalition been consistent about …?": its own accounts, against each other
+    ONES_CONSISTENCY,  # "has the coalition been consistent about …?": its own accounts, against each other
 ]
 
 

@@ -471,10 +471,13 @@ _CHECK_WORDS = {"agre", "disagr", "disagre", "line", "daylight", "differ", "matc
                 "contradict", "conflict", "stori", "piec", "take", "coverag", "outlet", "account", "version", "pictur",
                 "everywher", "gap", "discrep", "paper"}  # of a check of the accounts: no topic
 _POSITION = r"position|stance|line|view|policy"
+# one party asked whether it has been consistent ("has the coalition been consistent about …?"): its own accounts,
+# against each other; estimates or reports asked to be consistent are every party's
+ONES_CONSISTENCY = re.compile(rf"(?:^|[.?!]\s+)(?:has|have|is|are|was|were)\s+(?:the\s+)?"
+                              rf"(?!{_ACCOUNTS}\b|estimates?\b|figures?\b|numbers?\b|counts?\b)"
+                              r"(?P<party>(?:[\w\-]+\s+){0,2}[\w\-]+)\s+(?:been\s+)?(?:consistent|inconsistent)\b", re.I)
 _ONES_POSITION = re.compile(rf"[’']s\s+(?:own\s+|stated\s+|official\s+|declared\s+|public\s+)?(?:{_POSITION})\b"
-                            rf"|(?:^|[.?!]\s+)(?:has|have|is|are|was|were)\s+(?:the\s+)?(?!{_ACCOUNTS}\b|estimates?\b|figures?\b|numbers?\b)"
-                            r"(?:[\w\-]+\s+){1,3}?(?:been\s+)?(?:consistent|inconsistent)\b",
-                            re.I)  # one party's, in every report; "has the coalition been consistent about …?"
+                            rf"|{ONES_CONSISTENCY.pattern}", re.I)  # one party's, in every report
 _ONES_LINE = re.compile(rf"[’']s\s+(?:own\s+)?(?:{_POSITION}|account|version|statement|estimate|figure|number|count)\b",
                        re.I)  # "Do the articles agree on the coalition's position?": one party's account, as each article tells it
 # the claim and its denial asked together: "was there a deal, or did the Kurds deny it?", "some say yes, the YPG say no",

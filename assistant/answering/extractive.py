@@ -33,8 +33,8 @@ NEAR_BEST = 0.85      # a further statement must score at least this share of th
 SECOND_PART = 0.6    # the best answer to a question's second part, at least this share of the best
 SHAPED = {"composition", "definition", "choice"}  # once the best statement has the shape asked, the others need it too
 AGREED = "The articles agree on this; none I found says otherwise."  # asked whether they agree, and none disagrees
-REASON_RELEVANCE = 0.25  # a statement giving a reason (a choice), added to a why- (what-choice-) answer that gives
-# none, is at least this relevant
+STATED_RELEVANCE = 0.25  # a statement giving a reason or stating a choice, added to an answer to a why- or a
+# what-choice question that gives none, is at least this relevant
 
 
 class ExtractiveAnswerer:
@@ -213,10 +213,7 @@ class ExtractiveAnswerer:
         if following is None or not REASON.search(following.text) or any(following in c.sentences for c in chosen):
             if any(REASON.search(c.text) for c in chosen):
                 return chosen
-            top = chosen[0].best.score
-            reason = next((s for s in statements if s not in chosen and REASON.search(s.text) and not headline(s.text)
-                           and s.best.relevance >= REASON_RELEVANCE
-                           and (s.best.score >= SECOND_PART * top or self.said_by_the_asked(question, s))), None)
+            reason = self.best_stating(question, chosen, statements, lambda s: bool(REASON.search(s.text)))
             return chosen if reason is None else [chosen[0], reason, *chosen[1:]][: self.max_sentences]
         return [chosen[0], _beside(following, chosen[0]), *chosen[1:]][: self.max_sentences]
 
@@ -228,11 +225,18 @@ class ExtractiveAnswerer:
         line repeats few of the question's words."""
         if question.kind != "choice" or any(c.best.fit > 0 for c in chosen):
             return chosen
-        top = chosen[0].best.score
-        choice = next((s for s in statements if s not in chosen and s.best.fit > 0 and not headline(s.text)
-                       and s.best.relevance >= REASON_RELEVANCE
-                       and (s.best.score >= SECOND_PART * top or self.said_by_the_asked(question, s))), None)
+        choice = self.best_stating(question, chosen, statements, lambda s: s.best.fit > 0)
         return chosen if choice is None else [choice, *chosen][: self.max_sentences]
+
+    def best_stating(self, question: Question, chosen: list[Statement], statements: list[Statement],
+                     states) -> Statement | None:
+        """The best statement not chosen for which `states(statement)` holds (a reason given, a
+        choice stated), no headline, at least `STATED_RELEVANCE` relevant, and at least a second
+        part's share as good as the best chosen or told by the party asked about."""
+        top = chosen[0].best.score
+        return next((s for s in statements if s not in chosen and states(s) and not headline(s.text)
+                     and s.best.relevance >= STATED_RELEVANCE
+                     and (s.best.score >= SECOND_PART * top or self.said_by_the_asked(question, s))), None)
 
     def said_by_the_asked(self, question: Question, statement: Statement) -> bool:
         """Is the statement told by the party the question asks about ("why is the port authority
