@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-from assistant import _offline, alternatives, retrieval
+from assistant import _offline, alternatives, retrieval, wordings
 from assistant.answer import Answer
 from assistant.answering.extractive import ExtractiveAnswerer, abstention, person_meant
 from assistant.answering.llm import LLMAnswerer
@@ -28,7 +28,7 @@ from assistant.discrepancies import (GOING, PEOPLE, QUALIFIERS, Evidence, Found,
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
-from assistant.ranking import ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, gives_reason, group_copies, offers_choice
+from assistant.ranking import ASKS_PHOTO, ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, gives_reason, group_copies, offers_choice
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
 from assistant.speakers import speaker_in
@@ -117,7 +117,8 @@ class Assistant:
             + alternatives.destinations(q, evidence, self._before, distinctive) + alternatives.timings(q, evidence, self._before) \
             + alternatives.descriptions(q, evidence, descriptive) + alternatives.releases(q, evidence, self._before) \
             + alternatives.headlines(q, lambda source: self.index.sentences.get(source, []),
-                                     list(dict.fromkeys(e.sentence.source for e in evidence)), self._speaker_name)
+                                     list(dict.fromkeys(e.sentence.source for e in evidence)), self._speaker_name) \
+            + wordings.wordings(q, ranked, self._speaker_name, self.index.lexicon.copies_of)
         found = as_quoted(q, bearing(found, ranked, q), person_meant(q))
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
@@ -180,6 +181,10 @@ class Assistant:
             evidence += self.retriever.evidence_of(self._timings_told(q, evidence), q.query)
         if denial_of_answer_asked(q):
             evidence += self.retriever.evidence_of(self._denials_of_answer(q, evidence), q.query)
+        if q.wording:
+            evidence += self.retriever.evidence_of(self._wordings_elsewhere(evidence), q.query)
+        if ASKS_PHOTO.search(q.text):
+            evidence = self._with_captions(q, evidence)
         denials = self._denials_asked(q, [e.sentence for e in evidence])
         if denials:
             evidence += self.retriever.evidence_of(self._what_is_denied(q, denials, evidence), q.query)
@@ -195,6 +200,35 @@ class Assistant:
         seen = {(e.source, e.sentence.index) for e in evidence}
         hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(q.answered)]
         return [s for s in hits if s is not None and (s.source, s.index) not in seen and denies_it(s)][:MAX_ELSEWHERE]
+
+    def _with_captions(self, q: Question, evidence: list) -> list:
+        """ "What's the photo in the Reuters piece showing?": the photo captions of the articles
+        retrieval found. A credit split off as a sentence of its own ("(Photo: Reuters)") is often
+        all that such a question matches; its caption takes its place, as near to the question."""
+        captions = {}
+        for e in evidence:
+            before = self.ranker.neighbours(e.sentence, 1, 0)
+            if before and self.ranker.is_caption(before[0]) and not self.ranker.is_caption(e.sentence):
+                captions[before[0]] = retrieval.Evidence(before[0], e.fused, e.dense)
+        for e in evidence:
+            if e.sentence in captions and e.dense >= captions[e.sentence].dense:
+                captions[e.sentence] = e
+        kept = [e for e in evidence if e.sentence not in captions] + list(captions.values())
+        return kept + self.retriever.evidence_of(self._missed_in_found(q, kept, self.ranker.is_caption), q.query)
+
+    def _wordings_elsewhere(self, evidence: list) -> list:
+        """ "I want to quote it exactly": the other articles' wordings of the quotations retrieval
+        found best (`wordings`), among the sentences BM25 finds for each one's words (up to
+        `MAX_ELSEWHERE` each): a copy that words it differently shares few words with the question."""
+        seen, found = {(e.source, e.sentence.index) for e in evidence}, []
+        for sentence in wordings.quoted(evidence):
+            words = wordings.quotation(sentence.text)
+            hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(words)]
+            new = [s for s in hits if s is not None and s.source != sentence.source and (s.source, s.index) not in seen
+                   and (other := wordings.quotation(s.text)) and wordings.worded_differently(words, other)][:MAX_ELSEWHERE]
+            seen |= {(s.source, s.index) for s in new}
+            found += new
+        return found
 
     @staticmethod
     def _denied_heads(sentences: list) -> set[str]:

@@ -77,7 +77,7 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
 
     own_written = _written_as_names(question.text)  # typed all in lower case, it names by any word, whatever came before
     written = None if own_written is None else own_written | (_written_as_names(question.context) or set())
-    capitals = {stem(w) for w in re.findall(r"\b[A-Z]{3,6}\b", question.text)}  # an acronym the question writes: "SOHR"
+    capitals = {stem(w) for w in _SPEAKING_ACRONYM.findall(question.text)}  # an acronym the question writes: "SOHR"
     written_short = lambda speaker: set(acronyms(speaker or "")) & capitals  # noqa: E731  "SOHR" for the Syrian Observatory for Human Rights
     counted = set(question.target) | _group_qualifiers(question.text)  # "how many Syrian fighters …", "where did the
     # Syrian IS fighters go?": "Syrian" tells which group is meant, not who tells
@@ -114,6 +114,13 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
         if tellers:  # "Is the 275 the same in the other articles?": whoever gave 275, as each article reports it
             return [c for c in claims if any(same_speaker(c.speaker, t) for t in tellers)]
     return scoped if scoped or any(named(s) for s in speakers) else claims
+
+
+# an acronym written as who may be speaking ("SOHR headcount"), not as where someone went or whom they joined
+# ("did they surrender to the SDF?", "in SDF hands", "fighting against the YPG")
+_SPEAKING_ACRONYM = re.compile(r"(?<!\bto )(?<!\binto )(?<!\bwith )(?<!\bagainst )(?<!\btowards )(?<!\btoward )(?<!\bto the )"
+                               r"(?<!\binto the )(?<!\bwith the )(?<!\bagainst the )(?<!\btowards the )(?<!\btoward the )(?<!\bin )"
+                               r"\b[A-Z]{3,6}\b(?!\s+(?:hands|custody|territory|lines|control)\b)")
 
 
 # Reports set side by side, not parties: "the two AFP reports", "both pieces", "the other AFP version", "across the articles"
@@ -357,6 +364,8 @@ def counts_what_is_asked(question: Question, claim: Claim) -> bool:
     if missing:
         return False  # the question names a qualifier ("foreign") this claim lacks
     event = question_event(question)
+    if event == "surrender" and claim.head == "civilian" and "civilian" not in asked:
+        return False  # civilians flee, they do not surrender: those who did are not counted by them
     return event is None or claim.event is None or counts_event(claim.event, event, other_events(question))
 
 
@@ -442,7 +451,10 @@ def _event_of(*texts: str) -> str | None:
     for asked in texts:
         main = main_clause(asked)
         if REMAINING.search(main) or re.search(r"\bremain|\bstay|\bholding out\b|\bholdouts?\b|\bthere still\b"
-                                               r"|\b(?:number|count|figure|tally|estimate)s? of (?:[\w\-]+\s+){1,3}(?<!\bwho\s)(?<!\bthat\s)(?<!\bwhich\s)left\s*[?.!]*\s*$"  # "… of foreign fighters left?"
+                                               r"|\bempt(?:y|ied)\s+of\b|\bclear(?:ed)?\s+of\s+(?:all\s+)?(?:civilians|people|residents)\b"  # "is
+                                               # it clear of civilians now?": whether any remain
+                                               r"|\b(?:number|count|figure|tally|estimate)s? (?:of|[^?]{0,60}?\b(?:for|on)) (?:[\w\-]+\s+){1,3}(?<!\bwho\s)(?<!\bthat\s)(?<!\bwhich\s)"
+                                               r"left(?:\s*[?.!]|\s*$)"  # "… of foreign fighters left?", "what number did he give for foreign fighters left?"
                                                r"|\b(?:(?:are|were|is|was) there|there(?:[’']s| is| are| were| was))\b[^?]*\bleft\b"
                                                r"|\bleft (?:in|inside) (?!(?:the |a |their )?(?:convoy|bus|buses|vehicles?|trucks?|"
                                                r"group|batch)\b)",  # "left in raqqa" remained; "left in the convoy" did not
@@ -492,7 +504,7 @@ def _sides(claims: list[Claim]) -> list[list[Claim]]:
     for claim in sorted(claims, key=lambda c: (c.quantity.vague, c.speaker is None)):
         side = next((s for s in sides if _same_value(s[0], claim)), None)
         if side is None and claim.quantity.vague:  # "dozens" beside the same body's "approximately 100" in one article: its round word for it
-            side = next((s for s in sides if any(c.sentence.source == claim.sentence.source and _same_body(c.speaker, claim.speaker)
+            side = next((s for s in sides if any(c.sentence.source == claim.sentence.source and same_body(c.speaker, claim.speaker)
                                                  for c in s)), None)
         if side is None:
             sides.append([claim])
@@ -533,7 +545,7 @@ def same_speaker(a: str | None, b: str | None) -> bool:
     return name is not None and name == _surname(b or "")
 
 
-def _same_body(a: str | None, b: str | None) -> bool:
+def same_body(a: str | None, b: str | None) -> bool:
     """One body however the articles write it: "The US-led coalition" and "the coalition" end in one word."""
     last = lambda name: stem(name.split()[-1]) if name and name.split() else None  # noqa: E731
     return same_speaker(a, b) or last(a) is not None and last(a) == last(b)
@@ -797,6 +809,14 @@ def describe(found: Found, cites: dict) -> str:
         named = [c.named_in for c in side if c.named_in and c.named_in not in [c.sentence for c in side]][:1]
         return markers([c.sentence for c in side] + named, cites)
 
+    if found.sides[0][0].kind == "wording":  # one quotation, worded differently (`wordings`)
+        first = found.sides[0][0].speaker
+        if first and all(same_body(first, side[0].speaker) for side in found.sides):  # "The articles word the US-led
+            every = [c for side in found.sides for c in side]  # coalition's quotation differently: “…” [1]; “…” [2]."
+            return f"The articles word {who(every)}’s quotation differently: " + "; ".join(
+                f"“{side[0].value}” {refs(side)}" for side in found.sides) + "."
+        return "The articles word this quotation differently: " + "; ".join(
+            f"{who(side)} said “{side[0].value}” {refs(side)}" for side in found.sides) + "."
     speakers = _by_speaker(found.sides)
     if len(speakers) == 1 and len(speakers[0]) > 1:  # every side is one speaker's, quoted differently
         values = "; ".join(f"{_as_written(side[0])} {refs(side)}" for side in speakers[0])

@@ -63,6 +63,7 @@ class Question:
     also: str | None = None  # a second question joined on ("Where is it based and who runs it?"): its kind
     compares: bool = False  # "Does the SDF agree with that?": every side of the earlier answer is wanted
     checks_agreement: bool = False  # "Do the reports agree on …?": asks whether the articles agree, and is told so
+    wording: bool = False  # "I want to quote it exactly": asks for the words themselves (see `wordings`)
     earlier_party: set[str] = field(default_factory=set)  # of a comparing follow-up naming another party: the
     # terms of the earlier answer's names, retrieved with but not ranked for ("Did the Kurds confirm that?")
     answered: str = ""  # the earlier answer a follow-up leans on, markers stripped
@@ -210,8 +211,11 @@ _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w
 
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
+    asked_for_words = bool(ASKS_WORDING.search(text))  # said, often, in the purpose dropped next
+    text = _without_preamble(text)
     text, told_differ = _without_told_differ(_one_question(_without_contrast(_without_purpose(in_full(text)))))
-    question = Question(text=text, kind=answer_kind(text), terms=_topic_terms(text), target=counted_thing(text))
+    question = Question(text=text, kind=answer_kind(text), terms=_topic_terms(text), target=counted_thing(text),
+                        wording=asked_for_words)
     asked, aside = _with_aside(text)
     if aside:  # "why were there civilians in the convoy? wasn't the deal that they'd be let go": the aside weighs half
         question.terms = _topic_terms(asked)
@@ -232,6 +236,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
     if told_differ or _WHO_IS_RIGHT.search(text) or _DISCREPANCY.search(text) or _OR_DENIED.search(text) \
             or _SOURCES_AGREE.search(text) and not _ONES_LINE.search(text):
         question.compares = True  # "…, or are the Kurds right that there was none?", "what's the discrepancy over …?"
+    if _TWO_AGREE.search(text):  # "do the observatory and the SDF agree on …?", however the parties are written
+        question.compares = True
     if len({n for n in names(text) if n.lower() not in STOP}) >= 2 and (_SAME_OR_NOT.search(text) or _WHO_MORE.search(text)) \
             and not _ONES_POSITION.search(text):  # "Across the reports, is the coalition's position stated consistently?"
         question.compares = True  # "Did the YPG and the SDF tell the same story …?", "who puts it higher, X or Y?"
@@ -348,6 +354,25 @@ _WHO_SAID_IT_DID = re.compile(r"\bwho\s+(?:said|says|claimed|claims|told \w+|rep
 _DENIED_IN = re.compile(r"\b(?:den(?:y|ied|ies|ial)|wrong|rejected|dismissed|not true|false)\b", re.I)
 _WHO_SAID_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|which \w+)\s+(?:was it that\s+)?(?:said|says|say|told|claimed|stated|made)\s+"
                             r"(?:that|this|it|those)\b", re.I)
+
+
+# "the exact wording", "word for word", "verbatim", "worded differently", "I want to quote it exactly",
+# "what exactly did the coalition's email say?"
+ASKS_WORDING = re.compile(r"\bword(?:ing|ed)\b|\bwords?[- ]for[- ]words?\b|\bverbatim\b|\bphras(?:ed|ing)\b"
+                          r"|\b(?:exact|precise|actual|same)\s+(?:words?|quotes?|quotations?|language)\b"
+                          r"|\bquot\w*\s+(?:it|that|this|them|him|her)\s+(?:exactly|precisely|directly|verbatim)\b"
+                          r"|\bwhat\s+exactly\s+(?:did|does|do|was|were|is)\b[^?]*\b(?:say|said|tell|told|write|wrote|put)\b", re.I)
+
+
+def _without_preamble(text: str) -> str:
+    """The question without a greeting or a label before it: "Quick one: who makes up the SDF?"
+    asks who makes up the SDF; "quick" and "one" are no part of it."""
+    return _PREAMBLE.sub("", text) or text
+
+
+_PREAMBLE = re.compile(r"^\s*(?:(?:hi|hey|hello)(?:\s+there)?\s*[,!.]\s*)?(?:(?:a\s+|one\s+)?(?:quick|last|final|another|more|"
+                       r"follow[- ]?up|simple|small|short)(?:\s+(?:one|q|question|thing|check))?|question|q)\s*(?::|\s[-–—])\s+"
+                       r"(?=\S)", re.I)
 
 
 def _without_purpose(text: str) -> str:
@@ -499,10 +524,16 @@ _TOLD_DIFFER = re.compile(r"\b(?:says?|said|claims?|claimed|gives?|gave|puts?|te
                           r"mixed)\s+(?:things|stuff|reports|numbers|figures|stories|accounts|versions|answers|messages|signals)\b", re.I)
 _SAME_OR_NOT = re.compile(r"\b(?:the same|agree\w*|disagree\w*|differ\w*|match\w*|consistent\w*|contradict\w*|line\w* up|"
                           r"at odds|in line)\b", re.I)  # two parties, and whether their accounts agree
+# two parties asked whether they agree: "do the observatory and the SDF agree on …?", "did the monitor and the
+# council give the same number?"
+_TWO_AGREE = re.compile(r"\b(?:do|does|did|are|were)\s+(?:both\s+)?(?:the\s+)?[\w\-’']+(?:\s+[\w\-’']+){0,3}?\s+and\s+(?:the\s+)?"
+                        r"[\w\-’']+(?:\s+[\w\-’']+){0,3}?\s+(?:both\s+)?(?:agree|disagree|differ|match|line up|tally|"
+                        r"say the same|tell the same|give the same|put (?:it|the \w+) (?:at )?the same)\b", re.I)
 _WHO_MORE = re.compile(r"\b(?:who|which)\b[^?]*\b(?:higher|lower|more|fewer|less|bigger|larger|smaller|greater|most|fewest|least)\b", re.I)
 _HOLDS_UP = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:did|does|do|is|was|has|have)\s+(?:that|this|it)\b.*\b(?:hold(?:s|ing)? up|stand(?:s|ing)? up|"
                        r"hold(?:s)? true|true|right|correct|accurate|pan(?:ned)? out|the case|happen\w*)\b", re.I)  # a reported claim, checked
-_REPORTED = re.compile(r"\b(?:says?|said|saying|claims?|claimed|claiming|reports?|reported|reckon(?:s|ed)?|believes?|believed|thinks?|thought|according to)\b[^.?!\-—–]*?"
+_REPORTED = re.compile(r"\b(?:says?|said|saying|claims?|claimed|claiming|reports?|reported|reckon(?:s|ed)?|believes?|believed|thinks?|thought|according to|"
+                       r"puts?|estimat(?:es|ed))\b[^.?!\-—–]*?"
                        r"(?:[.?!\-—–]+\s+|[,;]\s+(?=but\b))", re.I)  # a claim, then a question on it ("… too... is that so?")
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}

@@ -214,7 +214,7 @@ class Ranker:
         it based?"), its fit is the better of its two parts', each kept for the answerer."""
         s = evidence.sentence
         kind = self._fit(question.kind, question, s)
-        first = kind + self._words_fit(question, s)
+        first = kind + self._words_fit(question, s) + (CAPTION_FIT if ASKS_PHOTO.search(question.text) and self.is_caption(s) else 0.0)
         also = self._fit(question.also, question, s) if question.also else 0.0
         return Scored(evidence, self.relevance(wanted, evidence, question), max(first, also) if question.also else first,
                       also, HEADLINE if headline(s.text) else 0.0, kind if question.also else None)
@@ -230,6 +230,8 @@ class Ranker:
         lexicon = self.index.lexicon
         own = _by_acronym(lexicon.terms_of(evidence.sentence) | self.speaker_terms(evidence.sentence), question)
         own |= {f"#{n}" for n in numbers(evidence.sentence.text)}
+        if ASKS_PHOTO.search(question.text) and self.is_caption(evidence.sentence):  # its credit, split off, is part of it
+            own |= frozenset().union(*(lexicon.terms_of(s) for s in self.neighbours(evidence.sentence, 0, 1)))
         near = frozenset().union(*(lexicon.terms_of(s) for s in self.neighbours(evidence.sentence)))
         total = sum(w for _, w in wanted) or 1.0
         covered = sum(w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)
@@ -325,6 +327,16 @@ class Ranker:
             self._speakers[sentence] = frozenset(terms(speaker.name)) if elsewhere else frozenset()
         return self._speakers[sentence]
 
+    def is_caption(self, sentence: Sentence) -> bool:
+        """Does `sentence` describe a photo: it carries the credit ("…, Syria October 10, 2017. (Photo:
+        Reuters)"), or the next sentence is the credit alone, as a sentence splitter leaves it?"""
+        credit = CAPTION.search(sentence.text)
+        if credit:
+            return len(sentence.text) - len(credit.group()) > MIN_CAPTION
+        following = self.neighbours(sentence, 0, 1)
+        return bool(following) and len(following[0].text) <= MIN_CAPTION + 10 and bool(CAPTION.search(following[0].text)) \
+            and len(sentence.text) > MIN_CAPTION
+
     def neighbours(self, sentence: Sentence, before: int = 1, after: int = 1) -> list[Sentence]:
         rows = self.index.sentences.get(sentence.source, [])
         return [s for s in rows[max(0, sentence.index - before):sentence.index + after + 1] if s.index != sentence.index]
@@ -369,6 +381,16 @@ ASKS_WORDS = re.compile(r"\bhow (?:did|does|do|has|have|would) (?:[\w.\-’']+ )
                         r"sum(?:marise|marize)? up|portray|depict|put it|label|term|explain|justify|defend)\b", re.I)
 QUOTED = re.compile(r"[\"“”]")
 WORDS_FIT = 0.15
+# a photo's caption, as the articles print it: "… at a military camp in Ain Issa, Syria October 10, 2017. (Photo:
+# Reuters)", "REUTERS/Jane Doe", "AFP PHOTO / …"
+CAPTION = re.compile(r"\((?:file\s+)?(?:photo(?:graph)?|picture|image|pic)\s*:\s*[^)]{1,60}\)|\b(?:REUTERS|AFP|AP)/[A-Z]|"
+                     r"\bAFP PHOTO\b|^(?:photo(?:graph)?|picture|image)\s*:", re.I)
+# a question about a photo: "what's the photo in the Reuters piece showing?", "what does the caption say?"; not "the
+# big picture", "paint a picture", "need a name for the caption"
+ASKS_PHOTO = re.compile(r"\b(?:photo(?:graph)?s?|pics?|images?|cutline)\b|(?<!\bfor the )(?<!\bfor a )(?<!on-screen )\bcaptions?\b"
+                        r"|\b(?:the|that|this)\s+picture\b", re.I)
+CAPTION_FIT = 0.25
+MIN_CAPTION = 20  # characters a caption has besides its credit
 TITLE_TERMS = {"colonel", "col", "mr", "ms", "dr", "general", "spokesman", "head"}
 
 
@@ -486,7 +508,7 @@ def named_next(index, sentence: Sentence, question: Question) -> Sentence | None
     takes only that role."""
     unnamed = _UNNAMED_ROLE.search(sentence.text)
     asked = role_stems(_asked_role(question.text))
-    asked |= next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(question.text)), set())
+    asked |= next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(spelled_out(question.text))), set())
     asked -= {"offici"}  # "which YPG official?": a spokesman is one
     if not unnamed or asked and not asked & set(terms(unnamed.group(0))):
         return None
@@ -514,7 +536,7 @@ def _person_fit(question: Question, text: str, before: str, roles_of: Callable[[
     people = _person_names(question, text) | {n for n in _new_names(question, text)  # "Bali described …"
                                               if " " not in n and roles_of(n)}
     roles = role_stems(_asked_role(question.text))
-    roles |= next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(question.text)), set())
+    roles |= next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(spelled_out(question.text))), set())
     # the role is the person's own ("Mostafa Bali, another SDF spokesman"), not a word nearby:
     # "top leaders were based there, and hostages said Mohammed Emwazi …" names no leader; a role left unnamed just before is the one named now ("But a spokesman
     # for the YPG denied …" / "…," Nuri Mahmoud told AFP)

@@ -37,7 +37,7 @@ _PRONOUN = re.compile(r"^(?:he|she|they|it|we|i)$", re.I)
 _PRONOUN_SUBJECT = re.compile(rf"\b(he|she|it|they)\s+(?:(?:had|has|have|also|later|earlier)\s+)*{_VERBS}\b", re.I)
 
 
-_APPOSITIVE = re.compile(rf"^((?:[A-Z][\w’'\-]*\s+){{1,3}}[A-Z][\w’'\-]*),\s+[^\"“”]*?,\s+{_VERBS}\b")
+_APPOSITIVE = re.compile(rf"(?:^|[,.!?]?[”\"]\s+)((?:[A-Z][\w’'\-]*\s+){{1,3}}[A-Z][\w’'\-]*),\s+[^\"“”]*?,\s+{_VERBS}\b")
 
 
 _DET_SUBJECT = re.compile(rf"(?:^|[,;:]\s+|\bbut\s+)((?:[Tt]he|[Aa]n?)\s+(?:[\w’'\-]+\s+){{0,2}}[\w’'\-]+)\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")

@@ -602,6 +602,8 @@ def test_a_follow_up_about_he_or_she_means_the_one_person_the_earlier_turn_named
     assert person_meant(analyse("how does the council work?", laila)) is None  # no he or she
     two = [{"role": "user", "content": "Who spoke?"}, {"role": "assistant", "content": "Talal Selo and Laila Mostafa."}]
     assert person_meant(analyse("what did she say?", two)) is None  # which one: not for a pronoun to decide
+    # whom the follow-up names itself, before its pronoun
+    assert person_meant(analyse("And the woman speaking for the campaign: what did she call it?", laila)) is None
     assert seeds_bot.ask("when did she take up that post?", history=laila).abstained  # nothing about her says
     answer = seeds_bot.ask("What did she say about the 275 figure?", history=laila)
     assert "included both the fighters and their family members" in answer.text
@@ -1712,6 +1714,57 @@ def test_numbers_out_of_a_place_count_those_who_left():
     assert question_event(analyse("how many out of the 275 were foreigners?")) != "left"
     assert counted_thing("Monday figures: union number of dockers out of the port vs council number.") == ["docker"]
     assert counted_thing("what was the number of foreign sailors in the port?") == ["foreign", "sailor"]
+
+
+@pytest.mark.slow
+def test_who_is_commanding_written_short_still_asks_for_a_commander(tmp_path):
+    bot = bot_over(tmp_path, strike=("Varo dock strike\n\n\"We will stay out until the end,\" Mia Lund, spokeswoman for "
+                                     "the Varo strikers, said. Dock commander Piet Hol said the cranes were idle.\n"))
+    for asked in ("Who is commanding the Varo strikers right now?", "Who's commanding the Varo strikers right now?"):
+        assert bot.ask(asked).abstained  # a spokeswoman speaks for them; nobody is said to command them
+    assert "Piet Hol" in bot.ask("Who's commanding the docks?").text
+
+
+@pytest.mark.slow
+def test_a_question_about_the_photo_is_answered_by_its_caption(tmp_path):
+    bot = bot_over(tmp_path, strike=("Varo dock strike\n\nDockers walked out of Varo port on Monday, union leader Ana Ruiz "
+                                     "said. The owners said the cranes were idle.\nStriking dockers march past an idle crane "
+                                     "at the port in Varo, Spain March 2, 2026. (Photo: Reuters)\nThe strike will go on, "
+                                     "Ruiz said.\n"))
+    for asked in ("What does that photo show?", "The photo in the Reuters piece - where and when was it taken?"):
+        told = bot.ask(asked)
+        assert told.text.startswith("Striking dockers march past an idle crane at the port in Varo, Spain March 2, 2026.")
+    assert "(Photo: Reuters)" not in bot.ask("Big picture: did the dockers walk out?").text
+
+
+def test_a_greeting_or_label_before_the_question_is_no_part_of_it():
+    for label in ("Quick one: ", "quick q - ", "Hi, one more question: ", "Follow-up: "):
+        asked = analyse(label + "who makes up the Dockers Union?")
+        assert asked.text == "who makes up the Dockers Union?" and asked.kind == analyse("who makes up the Dockers Union?").kind
+    assert analyse("Quick, who runs the port?").text == "Quick, who runs the port?"  # no label: left as asked
+
+
+def test_a_figure_given_for_those_left_counts_those_who_remain():
+    from assistant.discrepancies import question_event
+
+    assert question_event(analyse("what number did Ana Ruiz give for foreign dockers left? I think I saw two versions")) == "remain"
+    assert question_event(analyse("what number did Ana Ruiz give for the dockers who left?")) == "left"
+    out = [{"role": "user", "content": "How many civilians got out of Varo on Monday?"},
+           {"role": "assistant", "content": "More than 300, the mayor said."}]
+    for asked in ("So Varo's clear of civilians now?", "is it fair to say the town has been emptied of civilians?"):
+        assert question_event(analyse(asked, out)) == "remain"  # whether any remain, not how many got out
+
+
+@pytest.mark.slow
+def test_one_speakers_figure_asked_for_is_answered_with_each_version_of_it(tmp_path):
+    bot = bot_over(tmp_path,
+                   wire=("Varo port strike\n\nUnion leader Ana Ruiz told reporters that 40 dockers had walked out, leaving "
+                         "\"no more than 10-20\" foreign dockers at work in the port.\n"),
+                   daily=("Strike at Varo\n\n\"Only 15 to 30 foreign dockers who refused the deal remain at work,\" union "
+                          "leader Ana Ruiz said.\n"))
+    told = bot.ask("what number did Ana Ruiz give for foreign dockers left? pretty sure I saw two versions of her quote")
+    assert not told.abstained
+    assert re.search(r"10-20", told.text) and re.search(r"15 to 30", told.text) and len(told.discrepancies) == 1
 
 
 def test_the_number_who_did_something_counts_whoever_did_it():

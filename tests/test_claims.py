@@ -59,6 +59,7 @@ def test_leaving_n_means_n_remain():
     ("According to the Red Cross, 12 people were hurt.", "the Red Cross"),
     ("Maria Lopez, head of the regional council, said 12 were hurt.", "Maria Lopez"),
     ("The union told Reuters 12 were hurt.", "The union"),
+    ("\"We are close to a deal,\" Ana Ruiz, head of the dockers' union, said.", "Ana Ruiz"),
 ])
 def test_speaker_patterns(text, speaker):
     assert speaker_in(text) == speaker

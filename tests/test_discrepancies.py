@@ -107,6 +107,28 @@ def test_what_a_body_is_for_names_it_only_when_the_question_uses_all_of_it():
     assert scoped_to_speaker(analyse("how many miners stayed in the mine?"), claims, distinctive) == claims
 
 
+def test_an_acronym_written_as_where_someone_went_names_no_speaker():
+    claims = claims_of("Ali Dar said 40 miners remained.", "The army said 90 miners remained.",
+                       "The Mine Workers Union said the strike goes on.")
+    speakers = {"Ali Dar", "The army", "The Mine Workers Union"}
+    assert {c.speaker for c in scoped_to_speaker(analyse("What did the MWU say about the miners who remained?"), claims,
+                                                 lambda t: False, speakers)} <= {"The Mine Workers Union"}
+    assert scoped_to_speaker(analyse("Did the miners surrender to the MWU or just leave?"), claims, lambda t: False, speakers) == claims
+
+
+def test_those_who_surrendered_are_not_counted_by_civilians_who_fled():
+    claims = claims_of("The army said about 40 rebels had surrendered.", "The monitor said 90 rebels surrendered.",
+                       "The monitor said 300 civilians fled the town.", "The mayor said 1,000 civilians fled the town.")
+    [found] = find(analyse("How many surrendered? The reports don't agree."), claims)
+    assert {c.value for side in found.sides for c in side} == {"about 40", "90"}
+    assert analyse("The army puts rebel surrenders at about 40. Does that square with the other tallies?").compares
+
+
+def test_two_parties_asked_whether_they_agree_are_compared():
+    assert analyse("do the monitor and the MWU agree on how many miners are left in the mine?").compares
+    assert analyse("did the army and the union give the same number?").compares
+
+
 def test_a_named_speaker_who_claims_nothing_leaves_no_discrepancy():
     claims = claims_of("The monitor said 40 fighters remained.", "The army said 90 fighters remained.")
     q = analyse("What did the mayor's office say about the fighters who remained?")

@@ -320,11 +320,17 @@ def _answering_part(statements: list[Statement], top: Scored, fit) -> Statement 
 def person_meant(question: Question) -> str | None:
     """The surname of the one person a follow-up's "he"/"she"/"him" can mean: the only person
     the earlier turn names (a run of two or more capitalised words that is no organisation)."""
-    if not question.context or not re.search(r"\b(?:he|she|him)\b", question.text, re.I):
-        return None
+    pronoun = re.search(r"\b(?:he|she|him)\b", question.text, re.I)
+    if not question.context or not pronoun or _OWN_PERSON.search(question.text[: pronoun.start()]):
+        return None  # "And the woman speaking for the campaign: what did she call it?" means whom it names itself
     people = {terms(name)[-1] for name in question.context_names
               if len(name.split()) >= 2 and not {w.lower() for w in name.split()} & ORG_WORDS and terms(name)}
     return people.pop() if len(people) == 1 else None
+
+
+# a person the question names itself, before its pronoun: "the woman speaking for …", "that council member"
+_OWN_PERSON = re.compile(r"\b(?:the|that|this|a)\s+(?:[\w\-’']+\s+){0,2}?(?:woman|man|lady|guy|spokes\w+|official|head|leader|"
+                         r"commander|member|colonel|person)\b", re.I)
 
 
 def markers(sentences, cites: dict) -> str:

@@ -1,0 +1,91 @@
+"""Wordings: one quotation worded differently by different articles.
+
+Asked for someone's exact words ("I want to quote it exactly", "is it worded the same in both
+copies?"), the answer must say when the articles do not agree on them: one AFP copy has the
+coalition adding "foreign fighters (were) not being allowed to leave", the other "Foreign
+fighters are not being allowed to leave Raqqa." That is no dispute about what happened, so only
+a question about the words draws it.
+
+Two quotations are one worded differently when they have one speaker, most of the shorter one's
+words recur in the longer in the same order (`SHARED`, at least `LEAST_WORDS` words), and yet
+they are not reprints of each other (`text.copy_key`). "We're very adamant about not allowing
+foreign fighters to leave the city" shares "foreign fighters … to leave" with the coalition's
+statement, but not most of its words in order: another quotation. So is a spokeswoman's "The
+battle... will continue until the entire city is cleared" beside an SDF statement's "The battle
+will continue until the whole city is clean": alike, but not one speaker's.
+
+What it does not do: find quotations (retrieval and `ranking` do), or compare quotations whose
+speaker is not known.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from difflib import SequenceMatcher
+
+from assistant.claims import Claim
+from assistant.discrepancies import BEARING, Found, same_body
+from assistant.index import Sentence
+from assistant.question import Question
+from assistant.text import copy_key
+
+_QUOTATION = re.compile(r"[\"“]([^\"“”]{12,})[\"”]?")
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+SHARED = 0.6       # of the shorter quotation's words, in order, that the longer must have
+LEAST_WORDS = 4    # and at least this many of them
+MAX_QUOTATIONS = 3  # the most relevant quotations whose other wordings are sought
+
+
+def quotation(text: str) -> str | None:
+    """The longest quoted stretch of a sentence ("foreign fighters (were) not being allowed to leave")."""
+    quoted = [m.group(1).strip().rstrip(",;:") for m in _QUOTATION.finditer(text)]
+    return max(quoted, key=len) if quoted else None
+
+
+def worded_differently(a: str, b: str) -> bool:
+    """Are quotations `a` and `b` one quotation, worded differently (see the module docstring)?"""
+    if copy_key(a) == copy_key(b):
+        return False  # a reprint, up to punctuation and spelling
+    x, y = _WORD.findall(a.lower()), _WORD.findall(b.lower())
+    shared = sum(block.size for block in SequenceMatcher(None, x, y, autojunk=False).get_matching_blocks())
+    return shared >= LEAST_WORDS and shared >= SHARED * min(len(x), len(y))
+
+
+def quoted(ranked: Iterable) -> list[Sentence]:
+    """The sentences of `ranked` (best first) that quote someone, up to `MAX_QUOTATIONS` of different wordings."""
+    found: list[Sentence] = []
+    for item in ranked:
+        words = quotation(item.sentence.text)
+        if words and not any(copy_key(words) == copy_key(quotation(s.text)) for s in found):
+            found.append(item.sentence)
+        if len(found) == MAX_QUOTATIONS:
+            break
+    return found
+
+
+def wordings(question: Question, ranked: list, speaker_of: Callable[[Sentence], str | None],
+             copies_of: Callable[[Sentence], list[Sentence]]) -> list[Found]:
+    """For a question about someone's words (`Question.wording`), the best quotation of `ranked`
+    (when nearly as relevant as the best evidence) as other ranked sentences word it differently
+    with the same speaker: a discrepancy whose sides are the wordings, each with its reprints.
+    Another speaker's words are another quotation, however alike ("The battle … will continue
+    until the entire city is cleared", said the campaign's spokeswoman, beside the SDF statement's
+    "until the whole city is clean")."""
+    best = max((item.relevance for item in ranked), default=0.0)
+    top = quoted(item for item in ranked if item.relevance >= BEARING * best)[:1]
+    if not question.wording or not top:
+        return []
+    sentence, speaker = top[0], speaker_of(top[0])
+    words = quotation(sentence.text)
+    others = [item.sentence for item in ranked if item.sentence.source != sentence.source
+              and (other := quotation(item.sentence.text)) and worded_differently(words, other)
+              and same_body(speaker, speaker_of(item.sentence))]
+    sides, seen = [], set()
+    for s in [sentence] + others:
+        key = copy_key(quotation(s.text))
+        if key not in seen:
+            seen.add(key)
+            group = [s] + [c for c in copies_of(s) if c.source != s.source]
+            sides.append([Claim(c, "wording", quotation(s.text), speaker=speaker_of(c)) for c in group])  # reprints: its words
+    return [Found("the wording of this quotation", sides, answers_kind=True)] if len(sides) >= 2 else []
