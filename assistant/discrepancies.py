@@ -454,7 +454,8 @@ def _event_of(*texts: str) -> str | None:
                                                r"|\bempt(?:y|ied)\s+of\b|\bclear(?:ed)?\s+of\s+(?:all\s+)?(?:civilians|people|residents)\b"  # "is
                                                # it clear of civilians now?": whether any remain
                                                r"|\b(?:number|count|figure|tally|estimate)s? (?:of|[^?]{0,60}?\b(?:for|on)) (?:[\w\-]+\s+){1,3}(?<!\bwho\s)(?<!\bthat\s)(?<!\bwhich\s)"
-                                               r"left(?:\s*[?.!]|\s*$)"  # "… of foreign fighters left?", "what number did he give for foreign fighters left?"
+                                               r"left(?:\s*[?.!,]|\s*$|\s+(?:seems?|is|was|varies|vary|changes?|differs?|keeps?|looks?)\b)"  # "… of foreign fighters
+                                               # left?", "what number did he give for foreign fighters left?", "his count of foreigners left seems to change"
                                                r"|\b(?:(?:are|were|is|was) there|there(?:[’']s| is| are| were| was))\b[^?]*\bleft\b"
                                                r"|\bleft (?:in|inside) (?!(?:the |a |their )?(?:convoy|bus|buses|vehicles?|trucks?|"
                                                r"group|batch)\b)",  # "left in raqqa" remained; "left in the convoy" did not

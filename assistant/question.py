@@ -164,6 +164,7 @@ def _relative(text: str, at: int) -> bool:
 def counted_thing(text: str) -> list[str]:
     """Stems of what a "how many" question counts: "How many Syrian fighters left?" -> [syrian, fighter]."""
     text = fold_phrasal(text)  # "how many members gave themselves up": "… members surrender"
+    text = _TRAILING_WORD.sub("?", text)  # "how many actually made it out tho": how many left
     text = _TALKING_ABOUT.sub("how many", text)  # "how many are we talking about?": of those the question names
     text = _HOW_MANY_ADVERB.sub("how many ", text)  # "how many actually surrendered?": as "how many surrendered?"
     part = _PART_OF.search(text)
@@ -195,6 +196,10 @@ _NUMBER_WHO = re.compile(r"\b(?:number|count|total|tally|figure)\s+(?:of\s+(?:th
 _EVENT_TALLY = re.compile(r"\b(?:surrender\w*|departures?|evacuations?|exits?|withdrawals?)\s+(?:tallies|numbers|figures|counts|totals)\b", re.I)
 
 
+_COUNTED_GROUPS = {"civilian", "fighter", "famili", "hostag", "resid", "refuge", "prison"}  # whom a follow-up's bare count means
+# a word the asker ends on that counts nothing: "… tho", "… then?", "… anyway?", "… in total?"
+_TRAILING_WORD = re.compile(r"\s+(?:though|tho|then|anyway|anyhow|exactly|really|again|now|overall|in total|all told|in the end|"
+                            r"roughly|approximately|approx|lol)\s*[?.!]*\s*$", re.I)
 _HOW_MANY_ADVERB = re.compile(r"\bhow many\s+(?:(?:actually|really|truly|in fact|in the end|eventually|finally|just|all|managed to|"
                               r"(?:were|was) able to|could|got to)\s+)+", re.I)  # "how many actually managed to get out?": how many got out
 _TALKING_ABOUT = re.compile(r"\bhow many\s+(?:are|were|is)\s+(?:we|you|they)\s+(?:talking|speaking)\s+about\b", re.I)
@@ -308,6 +313,9 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
             question.target = question.target or counted_thing(user)
         if not question.target and question.kind == "number":  # "the same count?" after "about 100 IS fighters had surrendered"
             question.target = counted_thing(user) or counted_thing(_strip_markers(assistant or ""))
+        groups = [t for t in dict.fromkeys(terms(user)) if t in _COUNTED_GROUPS]
+        if question.target == ["peopl"] and question.kind == "number" and len(groups) == 1:
+            question.target = groups  # "how many actually made it out?" after "is there a deal to get civilians out?"
         # what "that" is: the answer's words, when asked who said it or when the earlier question named
         # little but a figure ("where does the 275 figure come from?" … "does anyone dispute that number?")
         thin = question.compares and len([t for t in terms(user) if t not in _ACCOUNT_WORDS]) < 2
@@ -347,7 +355,7 @@ _ASKED_OF_PARTY = re.compile(r"^\s*(?:and\s+|so\s+)?(?:what|how)\s+(?:did|does|d
 
 
 # A follow-up setting what another party said against the answer just given
-_CHALLENGE = re.compile(r"^\s*(?:(?:wait|hold on|hang on|hmm+|but|and|ok|okay|so|yeah|yes|right|um+|uh+)\b[\s,.!]*)*(?:i thought|didn[’']?t|did not|wasn[’']?t it|"
+_CHALLENGE = re.compile(r"^\s*(?:(?:wait|hold on|hang on|hmm+|but|and|ok|okay|so|yeah|yes|right|um+|uh+)\b[\s,.!]*)*(?:i thought|didn[’']?t|did not|hadn[’']?t|had not|haven[’']?t|hasn[’']?t|doesn[’']?t|does not|wasn[’']?t it|"
                         r"weren[’']?t they|isn[’']?t it)\b.*\b(?:say|said|says|claim\w*|den(?:y|ied|ies)|insist\w*|told)\b", re.I)
 # "Who said that?": whose words the answer just given reports, so those words are what to find
 _WHO_SAID_IT_DID = re.compile(r"\bwho\s+(?:said|says|claimed|claims|told \w+|reported)\s+(?:that\s+)?(?:they|it|he|she|some|any)\b", re.I)

@@ -446,6 +446,10 @@ def role_stems(text: str) -> set[str]:
 _STRICT_PERSON = re.compile(r"\bnames? of\b|\bwho (?:is|was|are|were) the\b|\bwhich (?:\w+ )?(?:official|spokes\w+|"
                             r"person|commander|leader|head|chief)\b|\bwho (?:(?:is|was|are|were) )?(?:heads?|leads?|runs?|commands?|"
                             r"heading|leading|running|commanding|headed|led|ran|commanded|in charge)\b", re.I)
+# who a group was, asked of the many ("who were the victims?"), and a group told by who they are ("Yazidi women")
+_WHO_WERE_THE_MANY = re.compile(r"\bwho (?:are|were) the (?:\w+ )?(?:victims|dead|casualties|captives|prisoners|hostages|ones|people)\b", re.I)
+_A_PEOPLE = re.compile(r"\b(?!The\b|A\b|An\b)[A-Z][a-z]+\s+(?:[a-z]+(?:men|ers|ors|ists|ians|ants|ents|ees)|women|children|boys|girls|"
+                       r"families|hostages|captives|refugees|pilgrims)\b")
 # The roles a question's verb asks for: "Who was commanding the fighters?" wants a commander.
 _ROLE_VERBS = [(re.compile(r"\bwho (?:(?:is|was|are|were) )?command\w*", re.I), {"command"}),
                (re.compile(r"\bwho (?:(?:is|was|are|were) )?(?:leads?|leading|led|heads?|heading|headed|runs?|running|ran|in charge)\b", re.I),
@@ -544,6 +548,8 @@ def _person_fit(question: Question, text: str, before: str, roles_of: Callable[[
         or bool(roles & term_set(before)) and not _person_names(question, before)
     if people and has_role:
         return 0.2
+    if _WHO_WERE_THE_MANY.search(spelled_out(question.text)) and _A_PEOPLE.search(text):
+        return 0.15  # "who were the victims?": "a slave market for Yazidi women captured in Iraq" tells who, by no name
     if _STRICT_PERSON.search(spelled_out(question.text)):
         return -0.15
     if _new_names(question, text) or _AGENT.search(text):  # "was brokered by the council and tribal elders"

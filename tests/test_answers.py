@@ -1688,10 +1688,22 @@ def test_a_reported_claim_checked_after_trailing_dots_or_a_headline_compares_the
     assert "prepar" in terms("the sailors are getting ready to leave") and "get" not in terms("getting ready")
 
 
+def test_a_bare_count_ending_on_a_filler_counts_the_group_the_earlier_turn_named():
+    from assistant.question import counted_thing
+
+    assert counted_thing("how many actually made it out tho") == ["peopl"]  # not "made it out though" as the thing counted
+    assert counted_thing("how many sailors got out then?") == ["sailor"]
+    deal = [{"role": "user", "content": "is there some deal to get civilians out of Varo?"},
+            {"role": "assistant", "content": "Yes, the council secured safe passage for civilians."}]
+    assert analyse("how many actually made it out tho", deal).target == ["civilian"]
+
+
 def test_a_challenge_after_an_answer_compares_even_on_a_topic_of_its_own():
     history = [{"role": "user", "content": "was the port council ok with the sailors leaving?"},
                {"role": "assistant", "content": "No. The council said the sailors were not allowed to leave."}]
     assert analyse("ok but didnt someone on the union say some sailors got out anyway?", history).compares
+    assert analyse("Hang on, hadn't the union said there was no deal at all?", history).compares
+    assert analyse("doesn't the union insist nobody got out?", history).compares
     assert not analyse("ok and how many sailors got out?", history).compares
 
 
@@ -1737,6 +1749,15 @@ def test_a_question_about_the_photo_is_answered_by_its_caption(tmp_path):
     assert "(Photo: Reuters)" not in bot.ask("Big picture: did the dockers walk out?").text
 
 
+@pytest.mark.slow
+def test_who_the_victims_were_is_told_by_a_group_named_by_who_they_are(tmp_path):
+    bot = bot_over(tmp_path, port=("Varo port history\n\nUnion leader Ana Ruiz said the strike would go on. In 1990 the "
+                                   "old quay was the site of a fire that killed dozens of Breton sailors sleeping aboard. "
+                                   "Port spokesman Piet Hol said the quay was rebuilt.\n"))
+    told = bot.ask("That fire - who were the victims?")
+    assert told.text.startswith("In 1990 the old quay was the site of a fire that killed dozens of Breton sailors")
+
+
 def test_a_greeting_or_label_before_the_question_is_no_part_of_it():
     for label in ("Quick one: ", "quick q - ", "Hi, one more question: ", "Follow-up: "):
         asked = analyse(label + "who makes up the Dockers Union?")
@@ -1749,6 +1770,7 @@ def test_a_figure_given_for_those_left_counts_those_who_remain():
 
     assert question_event(analyse("what number did Ana Ruiz give for foreign dockers left? I think I saw two versions")) == "remain"
     assert question_event(analyse("what number did Ana Ruiz give for the dockers who left?")) == "left"
+    assert question_event(analyse("Her count of dockers left seems to change between stories - what did she say?")) == "remain"
     out = [{"role": "user", "content": "How many civilians got out of Varo on Monday?"},
            {"role": "assistant", "content": "More than 300, the mayor said."}]
     for asked in ("So Varo's clear of civilians now?", "is it fair to say the town has been emptied of civilians?"):
