@@ -21,7 +21,7 @@ from assistant.answer import Answer
 from assistant.answering.extractive import ExtractiveAnswerer, abstention, person_meant
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
-from assistant.claims import Claim, denial_claims, extract, refers_back
+from assistant.claims import Claim, extract, refers_back
 from assistant.discrepancies import (GOING, PEOPLE, QUALIFIERS, Evidence, Found, as_quoted, asked_heads,
                                      asks_about_figures, bearing, counts_what_is_asked, denial_of_answer_asked, denied_head,
                                      denied_phrase, denies_first, find, group_told, scoped_to_speaker)
@@ -197,9 +197,14 @@ class Assistant:
         hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(q.answered)]
         return [s for s in hits if s is not None and (s.source, s.index) not in seen and denies_it(s)][:MAX_ELSEWHERE]
 
+    def _denials_in(self, sentence) -> list[Claim]:
+        """The denials a sentence states, and the assertions it reports them answering
+        (`claims.denial_claims`), from its claims as ingest read them: what they deny, not who."""
+        return [c for c in self._claims_in(sentence.source, sentence.index) if c.kind in ("denial", "assertion")]
+
     def _denied_heads(self, sentences: list) -> set[str]:
         """What the denials among `sentences` deny, by its first word ("negoti")."""
-        return {head for s in sentences if self.index.lexicon.tells(s, "denial") for c in denial_claims(s, None) if (head := denied_head(c))}
+        return {head for s in sentences if self.index.lexicon.tells(s, "denial") for c in self._denials_in(s) if (head := denied_head(c))}
 
     def _denials_asked(self, q: Question, sentences: list) -> list:
         """The denials among `sentences` whose other side is wanted: every one, when the question
@@ -209,7 +214,7 @@ class Assistant:
         denials = [s for s in sentences if self.index.lexicon.tells(s, "denial")]
         if q.compares:
             return denials
-        return [s for s in denials if any(denies_first(c, q.focus) for c in denial_claims(s, None))]
+        return [s for s in denials if any(denies_first(c, q.focus) for c in self._denials_in(s))]
 
     def _what_is_denied(self, q: Question, denials: list, evidence: list) -> list:
         """ "The YPG says there are no talks at all - does anyone contradict him?": the sentences of
@@ -221,7 +226,7 @@ class Assistant:
         states = lambda s: bool(denied & lexicon.terms_of(s)) and not lexicon.tells(s, "denial")  # noqa: E731
         found = self._missed_in_found(q, evidence, states)
         # and in any article: the outlet that reports a denial is seldom the one that reports the deal
-        phrases = {p for s in denials for c in denial_claims(s, None) if (p := denied_phrase(c))}
+        phrases = {p for s in denials for c in self._denials_in(s) if (p := denied_phrase(c))}
         seen = {(e.source, e.sentence.index) for e in evidence} | {(s.source, s.index) for s in found}
         for phrase in sorted(phrases):
             hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(phrase)]

@@ -113,6 +113,20 @@ def test_claims_are_read_at_ingest_and_reloaded_as_read(seeds_bot, monkeypatch):
     assert saved.claims_of(*next((s, i) for s, i in saved.claims)) is None
 
 
+def test_denials_are_taken_from_the_saved_claims_as_reading_them_afresh_gives(seeds_bot):
+    """A question takes a sentence's denials from the claims ingest saved: what they deny is what
+    `claims.denial_claims` reads afresh (who denies it is not asked of them)."""
+    from dataclasses import replace
+
+    from assistant.claims import denial_claims
+
+    lexicon = seeds_bot.index.lexicon
+    denials = [s for rows in lexicon.sentences.values() for s in rows if lexicon.tells(s, "denial")]
+    anonymous = lambda claims: [replace(c, speaker=None, named_in=None) for c in claims]  # noqa: E731
+    assert [anonymous(seeds_bot._denials_in(s)) for s in denials] == [anonymous(denial_claims(s, None)) for s in denials]
+    assert sum(len(seeds_bot._denials_in(s)) for s in denials) > 5  # the seeds deny and report denials
+
+
 def test_speakers_are_saved_at_ingest_and_match_a_fresh_attribution(seeds_bot, monkeypatch):
     from assistant import speakers
     from assistant.lexical import Lexicon
