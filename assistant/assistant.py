@@ -21,14 +21,14 @@ from assistant.answer import Answer
 from assistant.answering.extractive import ExtractiveAnswerer, abstention, person_meant
 from assistant.answering.llm import LLMAnswerer
 from assistant.citations import Draft, finalize
-from assistant.claims import Claim, denial_claims, extract, refers_back, says_denial
+from assistant.claims import Claim, extract, refers_back
 from assistant.discrepancies import (GOING, PEOPLE, QUALIFIERS, Evidence, Found, as_quoted, asked_heads,
                                      asks_about_figures, bearing, counts_what_is_asked, denial_of_answer_asked, denied_head,
                                      denied_phrase, denies_first, find, group_told, scoped_to_speaker)
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
-from assistant.ranking import ASKS_PHOTO, ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, gives_reason, group_copies, offers_choice
+from assistant.ranking import ASKS_PHOTO, ASKS_WORDS, QUOTED, TITLE_TERMS, Ranker, Scored, Statement, group_copies
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
 from assistant.speakers import speaker_in
@@ -83,7 +83,8 @@ class Assistant:
             return saved if saved is not None else tuple(extract(index.sentences[source], i))
 
         self._claims_in = lru_cache(maxsize=READINGS)(claims_in)
-        self._group_told = lru_cache(maxsize=READINGS)(lambda source, event: group_told(index.sentences[source], event))
+        self._group_told = lru_cache(maxsize=READINGS)(lambda source, event: group_told(
+            [s for s in index.sentences[source] if index.lexicon.tells(s, "who did")], event))
 
     def ask(self, question: str, history: list[dict] | None = None) -> Answer:
         """Answer `question` from the articles; `history` is earlier chat messages (role/content)."""
@@ -171,7 +172,7 @@ class Assistant:
         if alternatives.asks_where(q):
             evidence += self.retriever.evidence_of(self._destinations_told(q, evidence), q.query)
         if alternatives.asks_release(q):
-            evidence += self.retriever.evidence_of(self._missed_in_found(q, evidence, lambda s: alternatives.tells_release(s.text)),
+            evidence += self.retriever.evidence_of(self._missed_in_found(q, evidence, lambda s: self.index.lexicon.tells(s, "release")),
                                                    q.query)
         if q.kind == "reason":
             evidence += self.retriever.evidence_of(self._reasons_given(q, evidence), q.query)
@@ -230,21 +231,24 @@ class Assistant:
             found += new
         return found
 
-    @staticmethod
-    def _denied_heads(sentences: list) -> set[str]:
-        """What the denials among `sentences` deny, by its first word ("negoti")."""
-        return {head for s in sentences if says_denial(s.text) for c in denial_claims(s, None) if (head := denied_head(c))}
+    def _denials_in(self, sentence) -> list[Claim]:
+        """The denials a sentence states, and the assertions it reports them answering
+        (`claims.denial_claims`), from its claims as ingest read them: what they deny, not who."""
+        return [c for c in self._claims_in(sentence.source, sentence.index) if c.kind in ("denial", "assertion")]
 
-    @staticmethod
-    def _denials_asked(q: Question, sentences: list) -> list:
+    def _denied_heads(self, sentences: list) -> set[str]:
+        """What the denials among `sentences` deny, by its first word ("negoti")."""
+        return {head for s in sentences if self.index.lexicon.tells(s, "denial") for c in self._denials_in(s) if (head := denied_head(c))}
+
+    def _denials_asked(self, q: Question, sentences: list) -> list:
         """The denials among `sentences` whose other side is wanted: every one, when the question
         sets accounts side by side ("does anyone contradict him?"); else those denying what the
         question is most specifically about ("did he acknowledge any deal?": "… deny any
         negotiations or deal")."""
-        denials = [s for s in sentences if says_denial(s.text)]
+        denials = [s for s in sentences if self.index.lexicon.tells(s, "denial")]
         if q.compares:
             return denials
-        return [s for s in denials if any(denies_first(c, q.focus) for c in denial_claims(s, None))]
+        return [s for s in denials if any(denies_first(c, q.focus) for c in self._denials_in(s))]
 
     def _what_is_denied(self, q: Question, denials: list, evidence: list) -> list:
         """ "The YPG says there are no talks at all - does anyone contradict him?": the sentences of
@@ -252,11 +256,11 @@ class Assistant:
         fate are still ongoing"), which retrieval misses when they share little with the question,
         and up to `MAX_ELSEWHERE` more per denial from any article, by BM25 on its denied words.
         `denials`: the sentences of `evidence` whose denial is asked about (`_denials_asked`)."""
-        denied = self._denied_heads(denials)
-        states = lambda s: bool(denied & self.index.lexicon.terms_of(s)) and not says_denial(s.text)  # noqa: E731
+        denied, lexicon = self._denied_heads(denials), self.index.lexicon
+        states = lambda s: bool(denied & lexicon.terms_of(s)) and not lexicon.tells(s, "denial")  # noqa: E731
         found = self._missed_in_found(q, evidence, states)
         # and in any article: the outlet that reports a denial is seldom the one that reports the deal
-        phrases = {p for s in denials for c in denial_claims(s, None) if (p := denied_phrase(c))}
+        phrases = {p for s in denials for c in self._denials_in(s) if (p := denied_phrase(c))}
         seen = {(e.source, e.sentence.index) for e in evidence} | {(s.source, s.index) for s in found}
         for phrase in sorted(phrases):
             hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(phrase)]
@@ -269,19 +273,19 @@ class Assistant:
         """ "Where did they go?": the sentences of the articles retrieval found that say where
         someone headed, or that nobody knows ("The convoy would head to the remaining territory
         in eastern Syria"), which retrieval misses when they share no word with the question."""
-        return self._missed_in_found(q, evidence, lambda s: alternatives.tells_destination(s.text))
+        return self._missed_in_found(q, evidence, lambda s: self.index.lexicon.tells(s, "destination"))
 
     def _reasons_given(self, q: Question, evidence: list) -> list:
         """ "Why are they so opposed?": the sentences of the articles retrieval found that give a
         reason ("… to go free so they can return …") and share a word with the question."""
         asked, lexicon = set(q.terms), self.index.lexicon
-        return self._missed_in_found(q, evidence, lambda s: bool(lexicon.terms_of(s) & asked) and gives_reason(s.text))
+        return self._missed_in_found(q, evidence, lambda s: lexicon.tells(s, "reason") and bool(lexicon.terms_of(s) & asked))
 
     def _choices_told(self, q: Question, evidence: list) -> list:
         """ "What choice did the coalition give them?": the sentences of the articles retrieval
         found that state a choice ("Our stance was they either stay and fight or they surrender
         unconditionally."), which share no word with the question when they go on from a quotation."""
-        return self._missed_in_found(q, evidence, lambda s: offers_choice(s.text))
+        return self._missed_in_found(q, evidence, lambda s: self.index.lexicon.tells(s, "choice"))
 
     def _timings_told(self, q: Question, evidence: list) -> list:
         """ "Over what time did they leave?": the sentences of the articles retrieval found that
@@ -403,19 +407,19 @@ class Assistant:
         him?", one stating what a denial found denies ("negotiations … are still ongoing"); to
         "does the SDF say so too?" after "they are asking to leave", one telling what they meant
         to do instead ("decided to stay and fight"), which no word of the question names."""
-        evidence = []
+        evidence, lexicon = [], self.index.lexicon
         destination, timing, release = alternatives.asks_where(q), alternatives.asks_timing(q.text), alternatives.asks_release(q)
         outcomes, unnamed = alternatives.outcomes_asked(q)
         denied = self._denied_heads(self._denials_asked(q, [r.sentence for r in ranked if r.relevance >= CLAIM_FLOOR]))
         for item in ranked:
             low = item.relevance >= LOW_FLOOR and (
-                destination and alternatives.tells_destination(item.sentence.text)
+                destination and lexicon.tells(item.sentence, "destination")
                 or timing and alternatives.tells_timing(item.sentence.text)
-                or release and alternatives.tells_release(item.sentence.text)
+                or release and lexicon.tells(item.sentence, "release")
                 or (unnamed or outcomes and outcomes[2]) and alternatives.tells_either(outcomes, item.sentence.text)
-                or denied & self.index.lexicon.terms_of(item.sentence) and not says_denial(item.sentence.text))
+                or denied & lexicon.terms_of(item.sentence) and not lexicon.tells(item.sentence, "denial"))
             if item.relevance >= CLAIM_FLOOR or low:
-                speaker = self.index.lexicon.speaker_of(item.sentence)
+                speaker = lexicon.speaker_of(item.sentence)
                 named_in = speaker.named_in if speaker and speaker.named_in != item.sentence else None
                 evidence.append(Evidence(item.sentence, speaker.name if speaker else None, item.relevance, named_in))
         return evidence

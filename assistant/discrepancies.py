@@ -380,6 +380,12 @@ _WHO_DID = re.compile(r"\b(?:those|the ones|the fighters|the members|the men|the
                       r"(?P<verb>[a-z]+)\s+(?:are|were)\s+(?:all\s+|only\s+|mostly\s+)?(?P<who>[A-Za-z]+)\b", re.I)
 
 
+def tells_who_did(text: str) -> bool:
+    """Does `text` say who did something ("Those that surrendered are local")? `group_told`
+    reads only the sentences that do."""
+    return bool(_WHO_DID.search(text))
+
+
 def group_told(sentences: list[Sentence], event: str) -> frozenset[str]:
     """The group an article says did `event`, as qualifier stems ({"local"} of "Those that
     surrendered are local, not foreigners"); empty when it names none, or more than one."""

@@ -8,7 +8,9 @@ writes them once to `store/lexical/`:
 
 - `table.json` — sentences, texts, document frequencies, copy groups, each sentence's
   speaker and mention (`speakers.read`: question-independent, so read here rather than on
-  every question that retrieves it), and the collection's row count when it was written;
+  every question that retrieves it), its claims, speaker and terms, what it tells
+  (`FLAGS`: whether it states a denial, a reason, …), and the collection's row count when
+  it was written;
 - `bm25/` — the bm25s index (through `BM25Retriever.persist`), loaded memory-mapped;
 - `vectors.npy` — the sentences' embeddings, loaded memory-mapped, each distinct one once
   (a sentence reprinted word for word in other articles has one vector, as ingest embeds it
@@ -26,13 +28,15 @@ What it does not do: decide relevance (`ranking`) or fuse retrievers (`retrieval
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import json
 import os
 import re
 import shutil
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,7 +46,7 @@ from assistant.text import TERMS, copy_key, stem, term_set, terms
 if TYPE_CHECKING:
     import numpy as np
 
-FORMAT = 17  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
+FORMAT = 18  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
             # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
             # 6: speaker readings; 7: claims, speakers and term sets; 8: claims read by a newer
             # claims.py: bump whenever claim extraction changes; 9: terms fold "said there was no"
@@ -51,7 +55,19 @@ FORMAT = 17  # bump when what is saved changes (2: document frequencies count ac
             # 12: "guys" are members; 13: "UK" and "British" are "Britain"; 14: "ran off", "walked
             # out", "took off" are "left": bump whenever text.terms changes; 15: vectors.npy;
             # 16: each sentence's own terms in order, and what its term set adds to them;
-            # 17: each distinct vector saved once, with vector_of.npy)
+            # 17: each distinct vector saved once, with vector_of.npy; 18: each sentence's flags,
+            # what it tells (`FLAGS`), so a first question never runs their patterns over it)
+# What a sentence tells, asked of every sentence of the articles a question retrieves ("does it
+# give a reason?", "does it name someone's role?"): each a question of its text alone, answered
+# at ingest. Cached by text, they had been read on a sentence's first meeting: over the gold
+# questions at 2,000 articles, ~3,500 pattern searches that only a first pass paid. Saved with
+# the hash of the files that decide them, and read afresh when those have changed since.
+FLAGS = {"denial": ("claims", "says_denial"), "release": ("alternatives", "tells_release"),
+         "destination": ("alternatives", "tells_destination"), "reason": ("ranking", "gives_reason"),
+         "choice": ("ranking", "offers_choice"), "role": ("ranking", "gives_roles"),
+         "who did": ("discrepancies", "tells_who_did")}
+FLAGS_BY = hashlib.sha1(b"".join((Path(__file__).parent / f"{module}.py").read_bytes()
+                                 for module in sorted({module for module, _ in FLAGS.values()}))).hexdigest()[:16]
 EXACT_ROWS = 250_000  # sentences (~13,000 articles) up to which the vectors are saved for exact search:
                       # 384 MB memory-mapped and ~40 ms a question at the limit
 
@@ -83,6 +99,8 @@ class Lexicon:
     speakers: dict[tuple[str, int], tuple[str, int]] = field(default_factory=dict)  # -> (name, index naming them)
     terms: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # -> `text.terms` of the sentence, in order
     extra: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # -> what `text.term_set` adds (acronyms, parts)
+    flags: dict[str, list[str]] = field(default_factory=dict)  # text -> what it tells, of `FLAGS`
+    flags_by: str = ""                        # `FLAGS_BY` of the code that read them
     vectors: np.ndarray | None = None         # distinct unit embeddings, memory-mapped; None: search Chroma
     vector_of: np.ndarray | None = None       # a sentence's row in `order` -> its embedding's row in `vectors`
 
@@ -132,6 +150,8 @@ class Lexicon:
         lexicon.claims_reader = claims.READER
         lexicon.terms = {(s.source, s.index): own for s, own in zip(every, owns)}
         lexicon.extra = {(s.source, s.index): added for s, own, found in zip(every, owns, sets) if (added := sorted(found.difference(own)))}
+        lexicon.flags = {text: told for text in readings if (told := [f for f, test in _tests().items() if test(text)])}
+        lexicon.flags_by = FLAGS_BY
         lexicon._teach_terms()
         if vectors and len(nodes) <= EXACT_ROWS and all(id_ in vectors for id_ in lexicon.order):
             lexicon.vectors, lexicon.vector_of = _distinct([vectors[id_] for id_ in lexicon.order])
@@ -155,7 +175,8 @@ class Lexicon:
                  "claims_reader": self.claims_reader,
                  "speakers": [self.speakers.get((s.source, s.index)) for s in self._rows],  # parallel to "sentences"
                  "terms": [self.terms.get((s.source, s.index)) for s in self._rows],  # parallel to "sentences"
-                 "extra": [self.extra.get((s.source, s.index)) for s in self._rows]}
+                 "extra": [self.extra.get((s.source, s.index)) for s in self._rows],
+                 "flags": [self.flags.get(s.text) for s in self._rows], "flags_by": self.flags_by}  # parallel to "sentences"
         (tmp / "table.json").write_text(json.dumps(table, ensure_ascii=False), encoding="utf-8")
         if self.vectors is not None:
             import numpy as np
@@ -198,8 +219,10 @@ class Lexicon:
         speakers = {key: tuple(found) for key, found in zip(keys, table["speakers"]) if found}
         own = dict(zip(keys, table["terms"]))
         extra = {key: added for key, added in zip(keys, table["extra"]) if added}
+        flags = {text: told for (_, _, _, text), told in zip(table["sentences"], table["flags"]) if told}
         return cls(folder, rows, ids, dict(by_source), table["texts"], Counter(table["df"]), copies, readings,
-                   table["reader"], claims, table["claims_reader"], speakers, own, extra, *_vectors(folder, len(keys)))
+                   table["reader"], claims, table["claims_reader"], speakers, own, extra, flags, table["flags_by"],
+                   *_vectors(folder, len(keys)))
 
     def claims_of(self, source: str, index: int) -> tuple | None:
         """The claims ingest read in sentence `index` of `source`; None when they were read by
@@ -209,6 +232,13 @@ class Lexicon:
         if self.claims_reader != claims.READER:
             return None
         return tuple(claims.from_row(row, self.sentences[source], index) for row in self.claims.get((source, index), ()))
+
+    def tells(self, sentence: Sentence, flag: str) -> bool:
+        """Whether `sentence` tells `flag` of `FLAGS` ("reason": gives a reason), as ingest read
+        it; read afresh when the code deciding it has changed since."""
+        if self.flags_by == FLAGS_BY:
+            return flag in self.flags.get(sentence.text, ())
+        return _tests()[flag](sentence.text)
 
     def figures_of(self, source: str) -> list[tuple[int, str]]:
         """The sentences of `source` that state a figure, with the stem of what it counts
@@ -342,6 +372,12 @@ class BM25Search:
             hits = np.sort(hits[np.argpartition(scores[hits], -self.top_k)[-self.top_k:]])
         best = hits[np.argsort(-scores[hits], kind="stable")]  # ties in sentence order
         return [self.ids[int(d)] for d in best]
+
+
+@lru_cache(maxsize=1)
+def _tests() -> dict:
+    """`FLAGS`' functions (imported when first asked for: they import this module)."""
+    return {flag: getattr(importlib.import_module(f"assistant.{module}"), name) for flag, (module, name) in FLAGS.items()}
 
 
 def _distinct(rows: list) -> tuple[np.ndarray, np.ndarray]:

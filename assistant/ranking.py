@@ -294,9 +294,10 @@ class Ranker:
             return _place_fit(question, text)
         if kind == "reason":  # the reason in this sentence, or in the next one ("…, wanting to …, he said.")
             following = self.neighbours(sentence, 0, 1)
-            return 0.12 if gives_reason(text) else 0.1 if following and gives_reason(following[0].text) else 0.0
+            tells = self.index.lexicon.tells
+            return 0.12 if tells(sentence, "reason") else 0.1 if following and tells(following[0], "reason") else 0.0
         if kind == "choice":  # "what choices did they have?": "they either stay and fight or surrender"
-            return 0.2 if offers_choice(text) else 0.0
+            return 0.2 if self.index.lexicon.tells(sentence, "choice") else 0.0
         if kind == "composition":  # "who makes up the SDF?": "…, a Kurdish-Arab militia alliance"
             return 0.2 if MADE_OF.search(text) else 0.0
         if kind == "definition":  # "what exactly is the SDF?": "the Syrian Democratic Forces (SDF), a US-backed alliance …"
@@ -313,9 +314,12 @@ class Ranker:
         return self._figures[sentence]
 
     def roles(self, source: str, name: str) -> frozenset[str]:
-        """The roles article `source` gives the person `name` (`roles_in`), read once."""
+        """The roles article `source` gives the person `name` (`roles_in`), read once, of the
+        sentences ingest found giving any (`gives_roles`)."""
         if (source, name) not in self._roles:
-            self._roles[(source, name)] = roles_in(name, self.index.sentences.get(source, []))
+            surname, tells = name.split()[-1], self.index.lexicon.tells
+            rows = [s for s in self.index.sentences.get(source, []) if surname in s.text and tells(s, "role")]
+            self._roles[(source, name)] = roles_in(name, rows)
         return self._roles[(source, name)]
 
     def speaker_terms(self, sentence: Sentence) -> frozenset[str]:
@@ -575,6 +579,11 @@ _RUN = r"([A-Z][\w’'\-]*(?:\s+[A-Z][\w’'\-]*)+)"  # a name of two capitalise
 _GIVEN = [re.compile(rf"\b{_ROLE_WORD}\s+{_RUN}"),                         # "SDF spokesman Talal Selo"
           re.compile(rf"{_RUN},\s+[^,;:.\"“”]{{0,60}}?\b{_ROLE_WORD}\b"),      # "Mostafa Bali, another SDF spokesman"
           re.compile(rf"\b{_ROLE_WORD}\s+(?:of|for|at)\s+[^,;:]{{0,60}},\s+{_RUN}")]  # "the head of the council, Laila Mostafa"
+
+
+def gives_roles(text: str) -> bool:
+    """Does `text` name anyone with a role (`_roles_given`)?"""
+    return bool(_roles_given(text))
 
 
 @lru_cache(maxsize=65536)

@@ -113,6 +113,20 @@ def test_claims_are_read_at_ingest_and_reloaded_as_read(seeds_bot, monkeypatch):
     assert saved.claims_of(*next((s, i) for s, i in saved.claims)) is None
 
 
+def test_denials_are_taken_from_the_saved_claims_as_reading_them_afresh_gives(seeds_bot):
+    """A question takes a sentence's denials from the claims ingest saved: what they deny is what
+    `claims.denial_claims` reads afresh (who denies it is not asked of them)."""
+    from dataclasses import replace
+
+    from assistant.claims import denial_claims
+
+    lexicon = seeds_bot.index.lexicon
+    denials = [s for rows in lexicon.sentences.values() for s in rows if lexicon.tells(s, "denial")]
+    anonymous = lambda claims: [replace(c, speaker=None, named_in=None) for c in claims]  # noqa: E731
+    assert [anonymous(seeds_bot._denials_in(s)) for s in denials] == [anonymous(denial_claims(s, None)) for s in denials]
+    assert sum(len(seeds_bot._denials_in(s)) for s in denials) > 5  # the seeds deny and report denials
+
+
 def test_speakers_are_saved_at_ingest_and_match_a_fresh_attribution(seeds_bot, monkeypatch):
     from assistant import speakers
     from assistant.lexical import Lexicon
@@ -137,6 +151,43 @@ def test_terms_are_saved_at_ingest_as_terms_and_term_set_read_them(seeds_bot):
     assert saved.terms and [saved.terms_of(s) for s in rows] == [term_set(s.text) for s in rows]
     assert [saved.own_terms(s) for s in rows] == [terms(s.text) for s in rows]  # in order, repeats kept
     assert saved.extra and all(not set(added) & set(saved.own_terms(s)) for s in rows if (added := saved.extra.get((s.source, s.index))))
+
+
+def test_flags_are_saved_at_ingest_and_match_a_fresh_reading(seeds_bot, monkeypatch):
+    """What ingest saves of what each sentence tells (`lexical.FLAGS`) is what its function
+    gives afresh; flags saved by another version of those functions' code are not taken."""
+    from assistant import lexical
+    from assistant.lexical import FLAGS, Lexicon
+
+    index = seeds_bot.index
+    saved = Lexicon.load(index.lexicon.folder, index.collection.count())
+    rows = [s for article in saved.sentences.values() for s in article]
+    fresh = {flag: [test(s.text) for s in rows] for flag, test in lexical._tests().items()}
+    assert set(fresh) == set(FLAGS) and all(any(told) for told in fresh.values())  # the seeds tell each somewhere
+    assert {flag: [saved.tells(s, flag) for s in rows] for flag in FLAGS} == fresh
+    monkeypatch.setattr(saved, "flags", {})  # stale flags are not read: a sentence's are read afresh
+    monkeypatch.setattr(lexical, "FLAGS_BY", "another ranking.py")
+    assert {flag: [saved.tells(s, flag) for s in rows] for flag in FLAGS} == fresh
+
+
+def test_a_lexicon_of_an_older_format_is_rebuilt_with_flags(seeds_bot, tmp_path):
+    """A table written before flags were saved (FORMAT 17) is not loaded; the index rebuilds it."""
+    import json
+    import shutil
+
+    from assistant import lexical
+    from assistant.index import Index
+
+    folder = tmp_path / "store"
+    shutil.copytree(seeds_bot.index.store_dir, folder)
+    table = json.loads((folder / "lexical" / "table.json").read_text())
+    del table["flags"], table["flags_by"]
+    table["format"] = 17
+    (folder / "lexical" / "table.json").write_text(json.dumps(table))
+    assert lexical.Lexicon.load(folder / "lexical") is None
+    index = Index(seeds_bot.settings.model_copy(update={"store_dir": folder}))
+    assert index.lexicon.flags == seeds_bot.index.lexicon.flags and index.lexicon.flags_by == lexical.FLAGS_BY
+    assert json.loads((folder / "lexical" / "table.json").read_text())["format"] == lexical.FORMAT
 
 
 def test_a_loaded_lexicon_is_out_of_the_cyclic_collectors_reach(seeds_bot):
