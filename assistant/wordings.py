@@ -72,9 +72,11 @@ def wordings(question: Question, ranked: list, speaker_of: Callable[[Sentence], 
     Another speaker's words are another quotation, however alike ("The battle … will continue
     until the entire city is cleared", said the campaign's spokeswoman, beside the SDF statement's
     "until the whole city is clean")."""
+    if not question.wording:
+        return []
     best = max((item.relevance for item in ranked), default=0.0)
     top = quoted(item for item in ranked if item.relevance >= BEARING * best)[:1]
-    if not question.wording or not top:
+    if not top:
         return []
     sentence, speaker = top[0], speaker_of(top[0])
     words = quotation(sentence.text)
