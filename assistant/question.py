@@ -262,6 +262,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         question.terms = [t for t in question.terms if t not in _TIME_UNITS]
     if question.kind == "place" and _WHICH_WAY.search(text):  # "which way did they want to go?": "way" is the kind asked
         question.terms = [t for t in question.terms if t not in ("way", "direct")]
+    if question.kind == "time" and _HOW_LONG_SO_FAR.search(text):  # "how long has the battle been going on?": about the
+        question.terms = [t for t in question.terms if t not in _LASTING] or question.terms  # battle; "going on" asks how long
     if question.kind == "time" and ASKS_END.search(text):  # "when will the fighting end?" is about the fighting, not "the end"
         question.terms = [t for t in question.terms if t not in _ENDING]
     if question.kind == "composition":  # "who makes up the SDF?" is about the SDF; "makes up" asks the kind
@@ -630,6 +632,8 @@ ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop
 _WHICH_TIME = re.compile(r"\b(?:what|which|exact)\s+(?:\w+\s+)?(?:day|date|year|month|time)\b", re.I)
 _TIME_UNITS = {"day", "date", "year", "month", "time", "calendar", "exact", "specif", "precis"}
 _FIRST_TIME = re.compile(r"\bwhen\b.*(?<!\bthe)(?<!\ba)(?<!\bits)(?<!\btheir)(?<!\bhis)(?<!\bher)\s+first\b(?!\s+time\b)", re.I)  # not "the first convoy"
+_HOW_LONG_SO_FAR = re.compile(r"\bhow long\s+(?:has|had|have|is|was|were)\b", re.I)
+_LASTING = {"continu", "last", "rage", "run", "go", "drag"}  # stems of the verbs "how long has it …" asks by
 _ENDING = {"stop", "end", "finish", "ceas", "wrap", "conclud"}  # stems of the verbs ASKS_END asks by
 _MAKING_UP = {"make", "compos", "compris", "consist", "group", "kind", "type", "sort", "ethnic", "makeup", "like"}  # stems of "makes up", "composed of", …
 

@@ -1758,6 +1758,21 @@ def test_who_the_victims_were_is_told_by_a_group_named_by_who_they_are(tmp_path)
     assert told.text.startswith("In 1990 the old quay was the site of a fire that killed dozens of Breton sailors")
 
 
+@pytest.mark.slow
+def test_when_something_first_happened_is_found_in_a_sentence_the_question_words_differently(tmp_path):
+    bot = bot_over(tmp_path, port=("Varo dock strike\n\nUnion leader Ana Ruiz said talks would resume on Monday. The "
+                                   "strike opens the way for a final vote by the Dockers Union, a port workers' alliance "
+                                   "that advanced into the Varo container yard in June and has since shut most of it. "
+                                   "Port spokesman Piet Hol said the cranes were idle. Hol said the owners would meet "
+                                   "the union leaders soon. The owners said on Friday the strike had cost them millions.\n"),
+                   weather=storm_season(60))  # more sentences than retrieval returns
+    q = analyse("Which month did the Dockers Union first break into the container yard?")
+    found = [bot.retriever.evidence_of([bot.index.sentences["port.txt"][1]], q.query)[0]]  # retrieval found the article
+    assert [s.index for s in bot._times_told(q, found)] == [2]  # "… advanced into the Varo container yard in June …"
+    assert "in June" in bot.ask(q.text).text
+    assert "continu" not in analyse("How long has the strike at the yard been going on?").terms  # how long, not what goes on
+
+
 def test_a_greeting_or_label_before_the_question_is_no_part_of_it():
     for label in ("Quick one: ", "quick q - ", "Hi, one more question: ", "Follow-up: "):
         asked = analyse(label + "who makes up the Dockers Union?")
