@@ -635,7 +635,7 @@ _FIRST_TIME = re.compile(r"\bwhen\b.*(?<!\bthe)(?<!\ba)(?<!\bits)(?<!\btheir)(?<
 _HOW_LONG_SO_FAR = re.compile(r"\bhow long\s+(?:has|had|have|is|was|were)\b", re.I)
 _LASTING = {"continu", "last", "rage", "run", "go", "drag"}  # stems of the verbs "how long has it …" asks by
 _ENDING = {"stop", "end", "finish", "ceas", "wrap", "conclud"}  # stems of the verbs ASKS_END asks by
-_MAKING_UP = {"make", "compos", "compris", "consist", "group", "kind", "type", "sort", "ethnic", "makeup", "like"}  # stems of "makes up", "composed of", …
+_MAKING_UP = {"make", "compos", "composit", "compris", "consist", "group", "kind", "type", "sort", "ethnic", "makeup", "like"}  # stems of "makes up", "composed of", …
 
 
 _UNTIL_NOW = re.compile(r"\b(?:so|thus) far\b|\bto date\b|\b(?:up )?(?:to|till|until) now\b|\bas (?:of|at) (?:now|yet|today|this point)\b", re.I)

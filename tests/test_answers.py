@@ -1773,6 +1773,10 @@ def test_when_something_first_happened_is_found_in_a_sentence_the_question_words
     assert "continu" not in analyse("How long has the strike at the yard been going on?").terms  # how long, not what goes on
 
 
+def test_the_composition_asked_for_is_the_kind_of_question_not_its_topic():
+    assert "composit" not in analyse("What's the composition of the Dock Council?").terms
+
+
 def test_a_greeting_or_label_before_the_question_is_no_part_of_it():
     for label in ("Quick one: ", "quick q - ", "Hi, one more question: ", "Follow-up: "):
         asked = analyse(label + "who makes up the Dockers Union?")
