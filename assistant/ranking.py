@@ -516,7 +516,7 @@ def named_next(index, sentence: Sentence, question: Question) -> Sentence | None
     takes only that role."""
     unnamed = _UNNAMED_ROLE.search(sentence.text)
     asked = role_stems(_asked_role(question.text))
-    asked |= next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(spelled_out(question.text))), set())
+    asked |= _roles_by_verb(question.text)
     asked -= {"offici"}  # "which YPG official?": a spokesman is one
     if not unnamed or asked and not asked & set(terms(unnamed.group(0))):
         return None
@@ -543,8 +543,7 @@ def _person_fit(question: Question, text: str, before: str, roles_of: Callable[[
         return 0.05 if _new_names(question, text) else -0.12
     people = _person_names(question, text) | {n for n in _new_names(question, text)  # "Bali described …"
                                               if " " not in n and roles_of(n)}
-    roles = role_stems(_asked_role(question.text))
-    roles |= next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(spelled_out(question.text))), set())
+    roles = role_stems(_asked_role(question.text)) | _roles_by_verb(question.text)
     # the role is the person's own ("Mostafa Bali, another SDF spokesman"), not a word nearby:
     # "top leaders were based there, and hostages said Mohammed Emwazi …" names no leader; a role left unnamed just before is the one named now ("But a spokesman
     # for the YPG denied …" / "…," Nuri Mahmoud told AFP)
@@ -552,9 +551,10 @@ def _person_fit(question: Question, text: str, before: str, roles_of: Callable[[
         or bool(roles & term_set(before)) and not _person_names(question, before)
     if people and has_role:
         return 0.2
-    if _WHO_WERE_THE_MANY.search(spelled_out(question.text)) and _A_PEOPLE.search(text):
+    asked = spelled_out(question.text)
+    if _WHO_WERE_THE_MANY.search(asked) and _A_PEOPLE.search(text):
         return 0.15  # "who were the victims?": "a slave market for Yazidi women captured in Iraq" tells who, by no name
-    if _STRICT_PERSON.search(spelled_out(question.text)):
+    if _STRICT_PERSON.search(asked):
         return -0.15
     if _new_names(question, text) or _AGENT.search(text):  # "was brokered by the council and tribal elders"
         return 0.08
@@ -600,6 +600,13 @@ def _roles_given(text: str) -> tuple[tuple[str, str], ...]:
 
 _ASKED = re.compile(r"\b(?:who(?:[’']s| is| was| are| were)|which|what(?:[’']s| is| was)?|names? of)\s+((?:the\s+|a\s+|an\s+)?"
                     r"(?:[\w’'\-]+\s+){0,4}?)" + _ROLE, re.I)
+
+
+def _roles_by_verb(question: str) -> set[str]:
+    """The roles the question's verb asks for, its contractions written out ("who's commanding
+    …?": a commander)."""
+    asked = spelled_out(question)
+    return next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(asked)), set())
 
 
 def _asked_role(question: str) -> str:
