@@ -28,7 +28,7 @@ _KIND_PATTERNS = [
                r"(?![^?]*\b(?:is|are|was|were|do|does|did|don[’']?t|doesn[’']?t|match\w*|agree\w*|differ\w*)\b)"
                r"|\b(?:vs\.?|versus)\s+[^?]{1,40}?\b(?:numbers?|figures?|counts?|tall(?:y|ies)|totals?|estimates?)\s*\?*\s*$"),  # "… - SOHR vs SDF numbers?"
     ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (?:exact |calendar |specific |precise )?(day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
-    ("place", r"\bwhere\b|\b(?:which (?:way|direction)|what direction)s? (?:did|do|does|were|was|are|is|had|have|has|will|would)\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
+    ("place", r"\bwhere\b(?!\s+(?:do|does|did|is|are|was|were|would|will)\s+(?:[\w\-’'.]+\s+){1,6}?stand(?:s|ing)?\b(?!\s+(?:in|at|near|outside|inside)\b))|\b(?:which (?:way|direction)|what direction)s? (?:did|do|does|were|was|are|is|had|have|has|will|would)\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal|rationale|justification|motive)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"
                r"|\b(?:what|which) (?:\w+ )?(?:reasons?|justifications?|rationale|explanations?|motives?) (?:did|does|do|was|were|is|are|has|have|had)\b"),  # "what reason did he give for …?"
     ("choice", r"\b(?:what|which) (?:\w+ ){0,5}?(?:choices?|options?|alternatives?)\b"),  # "what did he say their options were?"
@@ -548,8 +548,8 @@ _REPORTED = re.compile(r"\b(?:says?|said|saying|claims?|claimed|claiming|reports
 _OTHERWISE = re.compile(r"\b(?:otherwise|differently|the contrary|the opposite)\b", re.I)  # "didn't a member say otherwise?"
 _SHARE = {"share", "proportion", "percentag", "portion", "fraction", "percent"}
 _ANYONE_DISPUTES = re.compile(r"\bvs\.?\s|\bversus\b|\bcompared? (?:to|with)\b"  # "sdf vs the observatory - who says more?"
-                             r"|\b(?:anyone|anybody|any one|someone|somebody|others?|other (?:sides?|parties|sources?|reports?|"
-                             r"articles?|outlets?|accounts?))\b(?:\s+else)?\s+(?:\w+\s+){0,2}?(?:disput|den(?:y|ies|ied)|disagree|"
+                             r"|\b(?:anyone|anybody|any one|someone|somebody|everyone|everybody|others?|other (?:sides?|parties|sources?|reports?|"
+                             r"articles?|outlets?|accounts?))\b(?:\s+else)?\s+(?:\w+\s+){0,4}?(?:disput|den(?:y|ies|ied)|disagree|"
                              r"contradict|challeng|question|back|support|confirm|agree|corroborat)\w*", re.I)
 _JOINED = re.compile(r"\b(?:and|or|,)\s+((?:who|whom|where|when|why|how many|how much|how long|what|which)\b.*)", re.I)
 

@@ -53,7 +53,9 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "uk": "britain", "british": "britain",  # "the UK-based monitor" is the "Britain-based" one
             "shield": "hostag",  # "human shields" are hostages
             "readi": "prepar",  # "getting ready to leave": preparations are under way
-            "civvi": "civilian"}  # "how many civvies got out?"
+            "civvi": "civilian",  # "how many civvies got out?"
+            "capitul": "surrend",  # "did they capitulate?"
+            "american": "us", "washington": "us"}  # "were the Americans happy?", "Washington's side": the US
 
 # News outlets a reader names as the teller of a story ("what does The National say …"): who
 # published an article, not what it is about, and an article need not name its own outlet.
@@ -115,7 +117,11 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\b(?:get|gets|got|getting|catch|catches|caught|hitch\w*|given|offered) (?:a )?(?:free )?(?:ride|lift)\b"
                        r"|\bgiven safe passage\b", re.I), "depart"),  # "were they given a ride to IS land?": gone
            (re.compile(r"\bpull-?outs?\b", re.I), "withdrawal"),  # "how long did the pullout take?"
-           (re.compile(r"\bcivilian populations?\b", re.I), "civilians"),  # "anyone from the civilian population still inside?"
+           (re.compile(r"\bcivilian populations?\b"
+                       r"|\b(?:ordinary|normal|regular|everyday|innocent)\s+(?:people|folks?|residents|families|citizens|syrians)\b", re.I),
+            "civilians"),  # "how many normal people got out?": civilians
+           (re.compile(r"\b(?:claw|claws|clawed|clawing|win|wins|won|winning) back\b", re.I), "recaptured"),  # "how much have they clawed back?"
+           (re.compile(r"\bon the back ?foot\b", re.I), "in retreat"),  # "how long has IS been on the back foot?"  # "anyone from the civilian population still inside?"
            (re.compile(r"\bas well\b(?!\s+as\b)", re.I), "too"),  # "getting ready to leave as well": no "well"
            (re.compile(r"\b(?:do|does|did|doing|done)\s+the\s+talking\s+for\b|\b(?:spoke|speaks|speaking)\s+for\b", re.I),
             "spokesman for"),  # "who was doing the talking for the coalition?": its spokesman

@@ -66,23 +66,29 @@ def quoted(ranked: Iterable) -> list[Sentence]:
 
 def wordings(question: Question, ranked: list, speaker_of: Callable[[Sentence], str | None],
              copies_of: Callable[[Sentence], list[Sentence]]) -> list[Found]:
-    """For a question about someone's words (`Question.wording`), the best quotation of `ranked`
-    (when nearly as relevant as the best evidence) as other ranked sentences word it differently
-    with the same speaker: a discrepancy whose sides are the wordings, each with its reprints.
+    """For a question about someone's words (`Question.wording`), the first of the best quotations
+    of `ranked` (each nearly as relevant as the best evidence) that other ranked sentences word
+    differently with the same speaker: a discrepancy whose sides are the wordings, each with its
+    reprints. A likelier quotation every article words alike ("The last thing we want is …") does
+    not hide a less likely one they word differently.
     Another speaker's words are another quotation, however alike ("The battle … will continue
     until the entire city is cleared", said the campaign's spokeswoman, beside the SDF statement's
     "until the whole city is clean")."""
     if not question.wording:
         return []
     best = max((item.relevance for item in ranked), default=0.0)
-    top = quoted(item for item in ranked if item.relevance >= BEARING * best)[:1]
-    if not top:
-        return []
-    sentence, speaker = top[0], speaker_of(top[0])
-    words = quotation(sentence.text)
-    others = [item.sentence for item in ranked if item.sentence.source != sentence.source
-              and (other := quotation(item.sentence.text)) and worded_differently(words, other)
-              and same_body(speaker, speaker_of(item.sentence))]
+    for sentence in quoted(item for item in ranked if item.relevance >= BEARING * best):
+        speaker, words = speaker_of(sentence), quotation(sentence.text)
+        others = [item.sentence for item in ranked if item.sentence.source != sentence.source
+                  and (other := quotation(item.sentence.text)) and worded_differently(words, other)
+                  and same_body(speaker, speaker_of(item.sentence))]
+        if others and (found := _found(sentence, others, speaker_of, copies_of)):
+            return found
+    return []
+
+
+def _found(sentence: Sentence, others: list[Sentence], speaker_of, copies_of) -> list[Found]:
+    """`sentence`'s quotation set against the other wordings of it, each a side with its reprints."""
     sides, seen = [], set()
     for s in [sentence] + others:
         key = copy_key(quotation(s.text))

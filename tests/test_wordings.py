@@ -54,3 +54,17 @@ def test_alike_words_of_two_speakers_are_two_quotations(tmp_path):
                            "spokeswoman Mia Lund said.\n"))
     told = bot.ask("What exactly did the union say about how long the strike goes on? I want the wording.")
     assert "until each crane is idle" in told.text and told.discrepancies == []
+
+
+@pytest.mark.slow
+def test_a_quotation_worded_differently_is_told_though_a_likelier_one_is_worded_alike(tmp_path):
+    bot = bot_over(tmp_path,
+                   wire=("Varo dock strike\n\nThe union said in an emailed statement on Monday that the strike had cost the "
+                         "owners millions. But it added \"dockers (were) not being allowed to leave\".\n\n\"The last thing "
+                         "we want is dockers to leave their posts and go home,\" union spokesman Tom Berg added.\n"),
+                   daily=("Strike at Varo\n\nThe union said dozens of dockers walked out on Monday. \"Dockers are not "
+                          "being allowed to leave Varo.\" The owners said the cranes were idle.\n\n\"The last thing we "
+                          "want is dockers to leave their posts and go home,\" union spokesman Tom Berg added.\n"))
+    told = bot.ask("I want to quote the union's emailed line on dockers leaving word for word. What is it?")
+    assert re.search(r"word the union’s quotation differently: “dockers \(were\) not being allowed to leave” \[\d\]; "
+                     r"“Dockers are not being allowed to leave Varo\.” \[\d\]", told.text)
