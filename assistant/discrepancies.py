@@ -836,14 +836,22 @@ def describe(found: Found, cites: dict) -> str:
             continue
         [side] = speaker
         lead = max(side, key=lambda c: len(c.speaker or ""))  # the fullest name any copy gives
-        verb = {"quantity": f"put it at {_as_written(lead)}", "denial": "denied it",
-                "composition": f"said “{lead.value}”"}.get(lead.kind, "said so")
-        words = _clause_saying(lead) if lead.predicate or lead.kind in ("assertion", "denial") else None
+        verb = {"quantity": f"put it at {_as_written(lead)}", "denial": "denied it"}.get(lead.kind, "said so")
+        words, quoted = _fewest_words(side) if lead.predicate or lead.kind in ("assertion", "denial", "composition") \
+            else (None, lead)
         told = _after_own_name(words, lead.speaker) if words else None  # "Bali described them as human shields"
-        added = _added(lead.sentence.text, words) if words and not told else None
+        added = _added(quoted.sentence.text, words) if words and not told else None
         said = f"said “{words}”" + (f", adding “{added}”" if added else "") if words else verb
         parts.append(f"{who(side)} {told or said} {refs(side)}")
     return f"Accounts differ on {found.topic}: " + "; ".join(parts) + "."
+
+
+def _fewest_words(side: list[Claim]) -> tuple[str | None, Claim]:
+    """What one side said in the fewest words any of its sentences says it, and that claim: "275 Syrian
+    fighters left along with their family members", not the sentence that also tells how many foreigners
+    stayed. A composition says it in its own words (`Claim.value`); other claims, in `_clause_saying`'s."""
+    said = [(words, claim) for claim in side if (words := claim.value if claim.kind == "composition" else _clause_saying(claim))]
+    return min(said, key=lambda pair: len(pair[0])) if said else (None, side[0])
 
 
 def _added(text: str, words: str) -> str | None:

@@ -730,3 +730,17 @@ def test_a_figure_set_side_by_side_across_reports_is_its_tellers_figure():
     assert find(figure, claims) == []  # the monitor's 40, the same in both reports: the union's 60 is not asked about
     number = analyse("Is the number of ships waiting the same in the other reports?")
     assert scoped_to_speaker(number, claims, distinctive=lambda t: True) == claims
+
+
+def test_a_side_told_by_two_sentences_is_quoted_in_the_fewer_words():
+    from assistant.discrepancies import describe
+
+    claims = claims_of("Union spokesman Tom Berg told reporters that 40 dockers had walked out of the port along with "
+                       "their families, leaving no more than 10 at work.",
+                       "Berg said 40 dockers left along with their families. Council head Ana Kol said that figure "
+                       "included both the dockers and their families.")
+    [found] = [f for f in find(analyse("Is that 40 just dockers, or their families too?"), claims)
+               if f.topic.startswith("what the figure")]
+    text = describe(found, {})
+    assert "said “40 dockers left along with their families”" in text, text
+    assert "no more than 10" not in text
