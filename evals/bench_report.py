@@ -15,6 +15,7 @@ COLUMNS = [("corpus", "corpus", "{}"), ("articles", "articles", "{:,}"), ("sente
            ("ask_p50_ms", "ask p50 ms", "{:.0f}"), ("ask_p95_ms", "ask p95 ms", "{:.0f}"),
            ("first_pass_p95_ms", "first-pass p95 ms", "{:.0f}"),
            ("baseline_p95_ms", "baseline p95 ms", "{:.0f}"), ("vs_baseline_p95", "ours ÷ baseline", "{:.2f}"),
+           ("vs_baseline_range", "ours ÷ baseline, each round", "{}"),
            ("cold_start_s", "cold start s", "{:.2f}"), ("ingest_rss_mb", "ingest RSS MB", "{:.0f}"),
            ("query_rss_mb", "query RSS MB", "{:.0f}")]
 
@@ -30,7 +31,7 @@ def write(rows: list[dict], targets: dict, folder: Path) -> None:
 def markdown(rows: list[dict], targets: dict) -> str:
     head = "| " + " | ".join(title for _, title, _ in COLUMNS) + " |"
     lines = [head, "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(fmt.format(row[key]) for key, _, fmt in COLUMNS) + " |" for row in rows]
+    lines += ["| " + " | ".join(fmt.format(row.get(key, "–")) for key, _, fmt in COLUMNS) + " |" for row in rows]
     return "\n".join(["# Benchmark", "", *lines, "", "## Targets", "", *verdicts(rows, targets), "",
                       "## Projection to 100,000 articles", "", *projection(rows), ""])
 

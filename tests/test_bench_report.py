@@ -1,6 +1,6 @@
 """The benchmark report's arithmetic and verdicts, on hand-made measurements (no timing here)."""
 
-from evals.bench import TARGETS
+from evals.bench import TARGETS, alternated
 from evals.bench_report import markdown, projection, verdicts, write
 
 ROWS = [
@@ -36,3 +36,15 @@ def test_the_report_files_are_written(tmp_path):
     assert {p.name for p in tmp_path.iterdir()} == {"bench.json", "bench.md", "bench.png"}
     assert "| 2000 | 2,000 | 40,000 |" in markdown(ROWS, TARGETS)
     assert (tmp_path / "bench.png").stat().st_size > 10_000
+
+
+def test_alternating_rounds_report_medians_and_the_ratios_range():
+    ours = [{"p50_ms": p50, "p95_ms": p95, "first_pass_p95_ms": p95, "asks": 118, "rss_mb": rss}
+            for p50, p95, rss in ((10, 20, 300), (12, 30, 350), (11, 22, 320))]
+    theirs = [{"p50_ms": 15, "p95_ms": p95, "rss_mb": 400} for p95 in (25, 20, 22)]
+    query, baseline = alternated(list(zip(ours, theirs)))
+    assert (query["p50_ms"], query["p95_ms"], query["rss_mb"]) == (11, 22, 350)  # medians; the largest RSS
+    assert baseline["p95_ms"] == 22
+    assert query["vs_baseline_p95"] == 1.0  # the median of 0.8, 1.5 and 1.0: each round's own ratio
+    assert query["vs_baseline_range"] == "0.80–1.50"
+    assert "| 0.80–1.50 |" in markdown([{**ROWS[1], "vs_baseline_range": "0.80–1.50"}], TARGETS)
