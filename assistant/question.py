@@ -266,6 +266,8 @@ def analyse(text: str, history: list[dict] | None = None) -> Question:
         question.terms = [t for t in question.terms if t not in _LASTING] or question.terms  # battle; "going on" asks how long
     if question.kind == "time" and ASKS_END.search(text):  # "when will the fighting end?" is about the fighting, not "the end"
         question.terms = [t for t in question.terms if t not in _ENDING]
+    if _WHO_RUNS.search(text):  # "who runs the monitor (and where is it based)?" is about the monitor; "runs"
+        question.terms = [t for t in question.terms if t not in _RUNNING] or question.terms  # asks for its head
     if question.kind == "composition":  # "who makes up the SDF?" is about the SDF; "makes up" asks the kind
         question.terms = [t for t in question.terms if t not in _MAKING_UP]
     if question.kind == "number":  # "what share of the city …?" is answered "90 per cent of the city"
@@ -632,6 +634,8 @@ ASKS_END = re.compile(r"\bwhen (?:will|would|does|do|is|are|should)\b.*\b(?:stop
 _WHICH_TIME = re.compile(r"\b(?:what|which|exact)\s+(?:\w+\s+)?(?:day|date|year|month|time)\b", re.I)
 _TIME_UNITS = {"day", "date", "year", "month", "time", "calendar", "exact", "specif", "precis"}
 _FIRST_TIME = re.compile(r"\bwhen\b.*(?<!\bthe)(?<!\ba)(?<!\bits)(?<!\btheir)(?<!\bhis)(?<!\bher)\s+first\b(?!\s+time\b)", re.I)  # not "the first convoy"
+_WHO_RUNS = re.compile(r"\bwho(?:[’']s|\s+(?:\w+\s+)?(?:is|was|are|were))?\s+(?:actually\s+|really\s+)?(?:runs?|running|ran|in charge)\b(?!\s+(?:out|away|off|from|into)\b)", re.I)
+_RUNNING = {"run", "charg"}  # stems of "runs", "in charge"
 _HOW_LONG_SO_FAR = re.compile(r"\bhow long\s+(?:has|had|have|is|was|were)\b", re.I)
 _LASTING = {"continu", "last", "rage", "run", "go", "drag"}  # stems of the verbs "how long has it …" asks by
 _ENDING = {"stop", "end", "finish", "ceas", "wrap", "conclud"}  # stems of the verbs ASKS_END asks by

@@ -119,9 +119,9 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            (re.compile(r"\bpull-?outs?\b", re.I), "withdrawal"),  # "how long did the pullout take?"
            (re.compile(r"\bcivilian populations?\b"
                        r"|\b(?:ordinary|normal|regular|everyday|innocent)\s+(?:people|folks?|residents|families|citizens|syrians)\b", re.I),
-            "civilians"),  # "how many normal people got out?": civilians
+            "civilians"),  # "anyone from the civilian population still inside?", "how many normal people got out?"
            (re.compile(r"\b(?:claw|claws|clawed|clawing|win|wins|won|winning) back\b", re.I), "recaptured"),  # "how much have they clawed back?"
-           (re.compile(r"\bon the back ?foot\b", re.I), "in retreat"),  # "how long has IS been on the back foot?"  # "anyone from the civilian population still inside?"
+           (re.compile(r"\bon the back ?foot\b", re.I), "in retreat"),  # "how long has IS been on the back foot?"
            (re.compile(r"\bas well\b(?!\s+as\b)", re.I), "too"),  # "getting ready to leave as well": no "well"
            (re.compile(r"\b(?:do|does|did|doing|done)\s+the\s+talking\s+for\b|\b(?:spoke|speaks|speaking)\s+for\b", re.I),
             "spokesman for"),  # "who was doing the talking for the coalition?": its spokesman

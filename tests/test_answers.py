@@ -1999,3 +1999,10 @@ def test_which_way_they_went_asks_a_place_and_way_is_no_topic():
     assert asked.kind == "place" and "way" not in asked.terms
     assert answer_kind("Which direction was the ferry heading?") == "place"
     assert answer_kind("In what way did the accounts differ?") != "place"  # how, not where
+
+
+def test_who_runs_a_body_asks_for_its_head_and_is_about_the_body():
+    assert "run" not in analyse("Who runs the shipping monitor, and where is it based?").terms
+    assert "run" not in analyse("Who's in charge of the dock union?").terms + analyse("who is actually running the port?").terms
+    assert "run" in analyse("who ran out of the port?").terms  # running away, not running it
+

@@ -31,7 +31,8 @@ from assistant.text import terms
 MIN_RELEVANCE = 0.29  # below this the best evidence does not answer the question (off-corpus scores < 0.2). A question
 # in words the articles never use ("how much have they clawed back?") scores low too: over the 7,086 development
 # questions, 0.33 -> 0.29 answered 67 more answerable ones and 26 fewer unanswerable ones abstained on
-MIN_ADDED = 0.33  # a further statement, added to a chosen one, must be this relevant
+MIN_ADDED = 0.33  # a statement added only to name a party the question asks about must be this relevant: "How did
+# Norland react?" is not covered by a barely relevant "… run by a Norland-backed company"
 NEAR_BEST = 0.85      # a further statement must score at least this share of the best
 SECOND_PART = 0.6    # the best answer to a question's second part, at least this share of the best
 SHAPED = {"composition", "definition", "choice"}  # once the best statement has the shape asked, the others need it too
