@@ -122,6 +122,9 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
             "civilians"),  # "anyone from the civilian population still inside?", "how many normal people got out?"
            (re.compile(r"\b(?:claw|claws|clawed|clawing|win|wins|won|winning) back\b", re.I), "recaptured"),  # "how much have they clawed back?"
            (re.compile(r"\bon the back ?foot\b", re.I), "in retreat"),  # "how long has IS been on the back foot?"
+           (re.compile(r"\bfootholds?\b|\b(?:hold|holds|held|holding) (?:on to|onto|ground)\b"
+                       r"|\b(?:hang|hangs|hung|hanging|cling|clings|clung|clinging) on\b", re.I), "presence"),  # "where does IS
+           # still hold ground?", "still hanging on": where it has a presence ("an ever-diminishing foothold" too)
            (re.compile(r"\bas well\b(?!\s+as\b)", re.I), "too"),  # "getting ready to leave as well": no "well"
            (re.compile(r"\b(?:do|does|did|doing|done)\s+the\s+talking\s+for\b|\b(?:spoke|speaks|speaking)\s+for\b", re.I),
             "spokesman for"),  # "who was doing the talking for the coalition?": its spokesman

@@ -1603,6 +1603,9 @@ def test_colloquial_words_fold_to_the_articles_words():
     assert terms("how long has the union been on the back foot?") == terms("how long has the union been in retreat?")
     assert terms("did the dockers capitulate?") == terms("did the dockers surrender?")
     assert terms("were the Americans happy?") == terms("was the US happy?") == terms("was Washington happy?")
+    assert terms("where does the union still hold ground?") == terms("where is the union still hanging on?") \
+        == terms("where does the union still have a presence?")
+    assert terms("the union's last foothold") == terms("the union's last presence")
 
 
 @pytest.mark.parametrize("question, kind", [
