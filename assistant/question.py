@@ -28,6 +28,7 @@ _KIND_PATTERNS = [
                r"(?![^?]*\b(?:is|are|was|were|do|does|did|don[’']?t|doesn[’']?t|match\w*|agree\w*|differ\w*)\b)"
                r"|\b(?:vs\.?|versus)\s+[^?]{1,40}?\b(?:numbers?|figures?|counts?|tall(?:y|ies)|totals?|estimates?)\s*\?*\s*$"),  # "… - SOHR vs SDF numbers?"
     ("time", r"\bhow many (?:days|hours|weeks|months|years|minutes)\b|\b(?:until|till) when\b|\b(?:until|till)\s*\?*\s*$|(?<!until )(?<!till )\bwhen\b|\bwhat (?:exact |calendar |specific |precise )?(day|date|time|year|month|period)\b|\bhow long\b|\bwhich (day|year|month)\b|\bon what day\b"),
+    # "where does the coalition stand on …?" asks a position, not a place
     ("place", r"\bwhere\b(?!\s+(?:do|does|did|is|are|was|were|would|will)\s+(?:[\w\-’'.]+\s+){1,6}?stand(?:s|ing)?\b(?!\s+(?:in|at|near|outside|inside)\b))|\b(?:which (?:way|direction)|what direction)s? (?:did|do|does|were|was|are|is|had|have|has|will|would)\b|\bwhich (city|cities|town|province|country|countries|region|area|territory|river|camp|border)\b|\bwhat (city|cities|town|towns|province|provinces|country|countries|region|regions|area|areas|territory|river)\b|\b(?:what|which) destinations?\b|\b(?:what|which) nationalit(?:y|ies)\b"),
     ("reason", r"\bwhy\b|\bwhat (was|is) the (reason|purpose|aim|goal|rationale|justification|motive)\b|\bfor what reason\b|\bwhat for\b|\bhow come\b"
                r"|\b(?:what|which) (?:\w+ )?(?:reasons?|justifications?|rationale|explanations?|motives?) (?:did|does|do|was|were|is|are|has|have|had)\b"),  # "what reason did he give for …?"
