@@ -200,9 +200,19 @@ class Assistant:
         earlier turn's party, finds few."""
         said = set(terms(q.answered))
         denies_it = lambda s: bool(self._denied_heads([s]) & said)  # noqa: E731 (a denial, of what was said)
-        seen = {(e.source, e.sentence.index) for e in evidence}
-        hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(q.answered)]
-        return [s for s in hits if s is not None and (s.source, s.index) not in seen and denies_it(s)][:MAX_ELSEWHERE]
+        return self._elsewhere([(q.answered, denies_it)], {(e.source, e.sentence.index) for e in evidence})
+
+    def _elsewhere(self, searches: list, seen: set) -> list:
+        """For each (words, wanted) of `searches`, in order: the sentences of any article that BM25
+        finds for the words and `wanted(sentence)` accepts, neither `seen` ((source, index)) nor
+        found for an earlier search, up to `MAX_ELSEWHERE` each."""
+        seen, found = set(seen), []
+        for words, wanted in searches:
+            hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(words)]
+            new = [s for s in hits if s is not None and (s.source, s.index) not in seen and wanted(s)][:MAX_ELSEWHERE]
+            seen |= {(s.source, s.index) for s in new}
+            found += new
+        return found
 
     def _with_captions(self, q: Question, evidence: list) -> list:
         """ "What's the photo in the Reuters piece showing?": the photo captions of the articles
@@ -223,15 +233,13 @@ class Assistant:
         """ "I want to quote it exactly": the other articles' wordings of the quotations retrieval
         found best (`wordings`), among the sentences BM25 finds for each one's words (up to
         `MAX_ELSEWHERE` each): a copy that words it differently shares few words with the question."""
-        seen, found = {(e.source, e.sentence.index) for e in evidence}, []
-        for sentence in wordings.quoted(evidence):
+        def worded_elsewhere(sentence) -> tuple:  # its words, and a test for another article's wording of them
             words = wordings.quotation(sentence.text)
-            hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(words)]
-            new = [s for s in hits if s is not None and s.source != sentence.source and (s.source, s.index) not in seen
-                   and (other := wordings.quotation(s.text)) and wordings.worded_differently(words, other)][:MAX_ELSEWHERE]
-            seen |= {(s.source, s.index) for s in new}
-            found += new
-        return found
+            return words, lambda s: s.source != sentence.source and bool(other := wordings.quotation(s.text)) \
+                and wordings.worded_differently(words, other)
+
+        return self._elsewhere([worded_elsewhere(sentence) for sentence in wordings.quoted(evidence)],
+                               {(e.source, e.sentence.index) for e in evidence})
 
     def _denials_in(self, sentence) -> list[Claim]:
         """The denials a sentence states, and the assertions it reports them answering
@@ -264,12 +272,7 @@ class Assistant:
         # and in any article: the outlet that reports a denial is seldom the one that reports the deal
         phrases = {p for s in denials for c in self._denials_in(s) if (p := denied_phrase(c))}
         seen = {(e.source, e.sentence.index) for e in evidence} | {(s.source, s.index) for s in found}
-        for phrase in sorted(phrases):
-            hits = [self.index.sentence(id_) for id_ in self.retriever.lexical.search(phrase)]
-            new = [s for s in hits if s is not None and (s.source, s.index) not in seen and states(s)][:MAX_ELSEWHERE]
-            seen |= {(s.source, s.index) for s in new}
-            found += new
-        return found
+        return found + self._elsewhere([(phrase, states) for phrase in sorted(phrases)], seen)
 
     def _destinations_told(self, q: Question, evidence: list) -> list:
         """ "Where did they go?": the sentences of the articles retrieval found that say where

@@ -77,11 +77,11 @@ def wordings(question: Question, ranked: list, speaker_of: Callable[[Sentence], 
     if not question.wording:
         return []
     best = max((item.relevance for item in ranked), default=0.0)
+    told = [(item.sentence, words) for item in ranked if (words := quotation(item.sentence.text))]  # read once for all tried
     for sentence in quoted(item for item in ranked if item.relevance >= BEARING * best):
         speaker, words = speaker_of(sentence), quotation(sentence.text)
-        others = [item.sentence for item in ranked if item.sentence.source != sentence.source
-                  and (other := quotation(item.sentence.text)) and worded_differently(words, other)
-                  and same_body(speaker, speaker_of(item.sentence))]
+        others = [other for other, its in told if other.source != sentence.source and worded_differently(words, its)
+                  and same_body(speaker, speaker_of(other))]
         if others and (found := _found(sentence, others, speaker_of, copies_of)):
             return found
     return []
