@@ -21,6 +21,8 @@ import os
 import threading
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import groupby
+from operator import itemgetter
 
 import numpy as np
 
@@ -203,9 +205,16 @@ class ExactNeighbours:
         k = min(self.top_k + TIE_SLACK, len(sims))
         best = np.argpartition(-sims, k - 1)[:k]
         order, starts = self._sharing
-        nearest = sorted((round(1.0 - sim, TIE_DIGITS), self.ids[n], sim) for v, sim in zip(best.tolist(), sims[best].tolist())
-                         for n in order[starts[v]:starts[v + 1]].tolist())
-        return {id_: sim for _, id_, sim in nearest[: self.top_k]}
+        nearest: list[tuple[str, float]] = []
+        # Nearest distance first, each distance's sentences by id; a distance is read only while
+        # fewer than `top_k` are in hand (a seed sentence repeated in hundreds of articles is one
+        # vector: its copies are not all listed and sorted to keep a few).
+        by_distance = sorted((round(1.0 - sim, TIE_DIGITS), v, sim) for v, sim in zip(best.tolist(), sims[best].tolist()))
+        for _, tied in groupby(by_distance, key=itemgetter(0)):
+            if len(nearest) >= self.top_k:
+                break
+            nearest += sorted((self.ids[n], sim) for _, v, sim in tied for n in order[starts[v]:starts[v + 1]].tolist())
+        return dict(nearest[: self.top_k])
 
 
 class ChromaNeighbours:
