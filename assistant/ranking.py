@@ -121,6 +121,7 @@ class Ranker:
         self._by_start: dict[str, list[str]] | None = None
         self._speakers: dict[Sentence, frozenset[str]] = {}  # per sentence, for the index's lifetime
         self._figures: dict[Sentence, tuple] = {}            # likewise
+        self._near: dict[Sentence, frozenset[str]] = {}      # likewise
         self._roles: dict[tuple[str, str], frozenset[str]] = {}  # per article and name
 
     def weight(self, term: str) -> float:
@@ -232,7 +233,7 @@ class Ranker:
         own |= {f"#{n}" for n in numbers(evidence.sentence.text)}
         if ASKS_PHOTO.search(question.text) and self.is_caption(evidence.sentence):  # its credit, split off, is part of it
             own |= frozenset().union(*(lexicon.terms_of(s) for s in self.neighbours(evidence.sentence, 0, 1)))
-        near = frozenset().union(*(lexicon.terms_of(s) for s in self.neighbours(evidence.sentence)))
+        near = self.near_terms(evidence.sentence)
         total = sum(w for _, w in wanted) or 1.0
         covered = sum(w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)
         return 0.5 * covered / total + 0.5 * max(evidence.dense, 0.0)
@@ -330,6 +331,12 @@ class Ranker:
             elsewhere = speaker is not None and speaker.named_in != sentence
             self._speakers[sentence] = frozenset(terms(speaker.name)) if elsewhere else frozenset()
         return self._speakers[sentence]
+
+    def near_terms(self, sentence: Sentence) -> frozenset[str]:
+        """The terms of the sentences just before and after `sentence` in its article."""
+        if sentence not in self._near:
+            self._near[sentence] = frozenset().union(*(self.index.lexicon.terms_of(s) for s in self.neighbours(sentence)))
+        return self._near[sentence]
 
     def is_caption(self, sentence: Sentence) -> bool:
         """Does `sentence` describe a photo: it carries the credit ("…, Syria October 10, 2017. (Photo:
@@ -602,13 +609,15 @@ _ASKED = re.compile(r"\b(?:who(?:[’']s| is| was| are| were)|which|what(?:[’'
                     r"(?:[\w’'\-]+\s+){0,4}?)" + _ROLE, re.I)
 
 
-def _roles_by_verb(question: str) -> set[str]:
+@lru_cache(maxsize=256)  # asked of every candidate sentence for one question
+def _roles_by_verb(question: str) -> frozenset[str]:
     """The roles the question's verb asks for, its contractions written out ("who's commanding
     …?": a commander)."""
     asked = spelled_out(question)
-    return next((set(wanted) for verb, wanted in _ROLE_VERBS if verb.search(asked)), set())
+    return next((frozenset(wanted) for verb, wanted in _ROLE_VERBS if verb.search(asked)), frozenset())
 
 
+@lru_cache(maxsize=256)
 def _asked_role(question: str) -> str:
     """The role the question asks a person by ("Who is the head of …", "Which SDF spokesman …"),
     not one that only says whose account it wants ("According to the Raqqa official, who …")."""
@@ -649,8 +658,14 @@ def _place_fit(question: Question, text: str) -> float:
 
 
 def _new_names(question: Question, text: str) -> set[str]:
-    asked = {stem(w) for w in words(question.text)}
+    asked = _stems(question.text)
     return {n for n in names(text) if not {stem(w) for w in n.split()} <= asked}
+
+
+@lru_cache(maxsize=256)
+def _stems(text: str) -> frozenset[str]:
+    """The stems of a question's words (asked of every candidate sentence for one question)."""
+    return frozenset(stem(w) for w in words(text))
 
 
 def group_copies(ranked: list[Scored], own_terms: Callable[[Sentence], list[str]] | None = None) -> list[Statement]:
