@@ -51,6 +51,9 @@ _ANYONE = {"guy", "folk", "peopl", "anyon", "everyon", "other", "they", "them", 
            "side", "parti", "someon", "somebodi", "anybodi", "everybodi"}  # "what does the kurdish side say?": the Kurds, whatever the articles call their party
 _WHO_SAID = re.compile(r"^\s*(?:and\s+|so\s+|but\s+|then\s+)?who\s+(?:\w+\s+)?(?:said|says|say|told|tells|claimed|stated)\b", re.I)
 _GOES_ON = re.compile(r"\b(?:go(?:es)? on|went on|going on|continue[sd]?|last(?:s|ed)?|keep going|(?:keep|kept) (?:on )?\w+ing)\b", re.I)
+# "how long have they been fighting?", "how long has the fight lasted?": a perfect tense asks how
+# long so far; "how long have they said they'd keep fighting?" still asks until when
+_SO_FAR = re.compile(r"\bhow long\s+(?:have|has|had)\b(?!.*(?:\b(?:will|would|going to|until|till)\b|[’']d\b))", re.I)
 ASKS_DATE = re.compile(r"\b(?:what|which|exact)\s+(?:\w+\s+)?date\b", re.I)  # "on what calendar date"
 ASKS_MONTH = re.compile(r"\b(?:what|which)\s+month\b", re.I)
 ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.I)
@@ -261,8 +264,7 @@ class Ranker:
         asks_end = kind == "time" and ASKS_END.search(question.text)  # "when will the fighting stop?": "… until the city is clean"
         if kind == "time" and (ASKS_DURATION.search(question.text) or asks_end):  # "how long will it go on?": the same
             ends_until = re.search(r"\b(?:until|till)\s*\?*\s*$", question.text, re.I)  # "what would it go on until?"
-            so_far = re.search(r"\bhow long\s+(?:have|has|had)\b.*\bbeen\b", question.text, re.I)  # "how long have they been
-            # fighting?": how long so far, not until when
+            so_far = _SO_FAR.search(question.text)  # "how long have they been fighting?": how long so far, not until when
             until = not so_far and (_GOES_ON.search(question.text) or asks_end or ends_until or re.search(r"\b(?:until|till) when\b", question.text, re.I)) \
                 and re.search(r"\buntil\b(?!\s+(?:the\s+(?:very\s+|bitter\s+)?end|this|that|now|today)\b)", text, re.I)  # "until the end",
                 # "until this very moment": no end told

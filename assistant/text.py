@@ -156,7 +156,9 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
                        r"plan|deal|idea|account|claim|version|count|total)\b))", re.I),  # not "civilians who went along with them"
             "agree with"),
            (re.compile(r"\b(?:get|gets|got|getting) in touch\b|\b(?:make|makes|made|making) contact\b"
-                       r"|\b(?:reach|reached|reaches|reaching) out\b", re.I), "contact"),
+                       r"|\b(?:reach|reached|reaches|reaching) out\b"
+                       r"|\b(?:get|gets|got|getting|send|sends|sent|sending) word\b(?:\s+(?:out|through|across|back)\b)?", re.I),
+            "contact"),  # "how did they get word out?", "who did they send word to?": a message sent
            (re.compile(r"\b(?:form|forms|formed|forming) the (?:backbone|core|bulk) of\b", re.I), "lead"),
            (re.compile(r"\b(?:hand|hands|handed|handing|turn|turns|turned|turning) over\b", re.I), "give"),
            (re.compile(r"\b(?:take|takes|took|taken|taking) (?:over|control of|back)\b|\bover(?:ran|run|runs|running)\b", re.I),

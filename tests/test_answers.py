@@ -1150,6 +1150,11 @@ def test_an_ending_told_only_as_until_the_end_says_no_end():
     assert fit("Workers who decided to stay out until the end were paid.") < 0.2
     question = analyse("How long has the strike been going on?")  # so far: a span, not "until" what
     assert fit("The port has been shut after four weeks of the strike.") > 0 > fit("The strike will go on until wages rise.")
+    for asked in ("How long has the strike lasted?", "how long had the walkout gone on by then?"):  # so far, in any verb
+        question = analyse(asked)
+        assert fit("The port has been shut after four weeks of the strike.") > 0 > fit("The strike will go on until wages rise.")
+    question = analyse("How long have they said they'd keep striking?")  # until when, said in the past
+    assert fit("The strike will go on until wages rise.") > 0
 
 
 def test_a_point_in_time_answers_when_better_than_a_duration():
@@ -1606,6 +1611,9 @@ def test_colloquial_words_fold_to_the_articles_words():
     assert terms("where does the union still hold ground?") == terms("where is the union still hanging on?") \
         == terms("where does the union still have a presence?")
     assert terms("the union's last foothold") == terms("the union's last presence")
+    assert terms("how did the dockers get word out?") == terms("how did the dockers make contact?") \
+        == terms("how did the dockers get word to the owners?")[:2]
+    assert terms("who did they send word to?") == terms("who did they contact?")
 
 
 @pytest.mark.parametrize("question, kind", [
