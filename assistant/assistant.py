@@ -24,14 +24,14 @@ from assistant.citations import Draft, finalize
 from assistant.claims import Claim, extract, refers_back
 from assistant.discrepancies import (GOING, PEOPLE, QUALIFIERS, Evidence, Found, as_quoted, asked_heads,
                                      asks_about_figures, bearing, counts_what_is_asked, denial_of_answer_asked, denied_head,
-                                     denied_phrase, denies_first, find, group_told, scoped_to_speaker)
+                                     denied_phrase, denies_first, find, group_told, same_body, scoped_to_speaker)
 from assistant.errors import QuestionError
 from assistant.index import Index, IngestReport
 from assistant.question import Question, analyse, normalise_history
 from assistant.ranking import ASKS_PHOTO, ASKS_WORDS, QUOTED, TIME, TITLE_TERMS, Ranker, Scored, Statement, group_copies
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
-from assistant.speakers import speaker_in
+from assistant.speakers import speaker_in, speaks_for
 from assistant.text import expansions, names, stem, terms
 
 _offline.configure()
@@ -108,7 +108,8 @@ class Assistant:
         every = self._claims(ranked, q.focus)
         distinctive = lambda t: 0 < self.ranker.share(t) < DISTINCTIVE  # noqa: E731
         descriptive = lambda t: 0 < self.ranker.share(t) < DESCRIPTIVE  # noqa: E731
-        claims = scoped_to_speaker(q, every, distinctive, {e.speaker for e in evidence})
+        rare = lambda t: self.ranker.share(t) < DISTINCTIVE  # noqa: E731  or never written: "SOHR" names a speaker
+        claims = scoped_to_speaker(q, every, rare, {e.speaker for e in evidence})
         if len(claims) < len(every) and not any(c.kind == "denial" and not c.predicate for c in claims):
             # "the coalition's line": nor is another speaker's assertion set against it; but what the
             # speaker denied outright ("did he acknowledge any deal?") is told by others
@@ -119,7 +120,7 @@ class Assistant:
             + alternatives.descriptions(q, evidence, descriptive) + alternatives.releases(q, evidence, self._before) \
             + alternatives.headlines(q, lambda source: self.index.sentences.get(source, []),
                                      list(dict.fromkeys(e.sentence.source for e in evidence)), self._speaker_name) \
-            + wordings.wordings(q, ranked, self._speaker_name, self.index.lexicon.copies_of)
+            + wordings.wordings(q, ranked, self._speaker_name, self.index.lexicon.copies_of, self._one_voice)
         found = as_quoted(q, bearing(found, ranked, q), person_meant(q))
         unknown = self.ranker.unknown_names(q)
         drafts = [abstention(q, unknown)] if unknown else self._drafts(q, statements, found)
@@ -407,6 +408,12 @@ class Assistant:
     def _speaker_name(self, sentence) -> str | None:
         speaker = self.index.lexicon.speaker_of(sentence)
         return speaker.name if speaker else None
+
+    def _one_voice(self, a, b) -> bool:
+        """Do sentences `a` and `b` speak with one voice: one speaker, or a body and someone
+        speaking for it ("a statement by the SDF" and "…, spokeswoman for the SDF's Raqqa campaign")?"""
+        x, y = self.index.lexicon.speaker_of(a), self.index.lexicon.speaker_of(b)
+        return x is not None and y is not None and (same_body(x.name, y.name) or speaks_for(x, y.name) or speaks_for(y, x.name))
 
     def _before(self, sentence) -> str:
         """The text of the sentence before `sentence` in its article ("" for the first)."""

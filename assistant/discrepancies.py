@@ -64,8 +64,11 @@ class Found:
 
 def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, speakers=()) -> list[Claim]:
     """When the question names a speaker ("What does Selo say…", "according to the Council"),
-    only that speaker's claims; `distinctive(stem)` tells rare words from everyday ones, so
-    "Raqqa" in "the Raqqa Civil Council" does not make every question about the council.
+    only that speaker's claims; `distinctive(stem)` tells rare words (and any the articles never
+    use) from everyday ones, so "Raqqa" in "the Raqqa Civil Council" does not make every question about
+    the council, nor "SDF", which most sentences write, single out the "Syrian Democratic
+    Forces" statement among all that its spokesmen say ("SOHR", which none writes, does name
+    the Syrian Observatory for Human Rights).
     `speakers` are those of the evidence: a named speaker who claims nothing leaves nothing.
     A question comparing speakers ("Does the SDF agree with that?") keeps every speaker; one
     comparing reports of what a speaker said ("Do the two AFP reports agree on the Observatory's
@@ -78,7 +81,8 @@ def scoped_to_speaker(question: Question, claims: list[Claim], distinctive, spea
     own_written = _written_as_names(question.text)  # typed all in lower case, it names by any word, whatever came before
     written = None if own_written is None else own_written | (_written_as_names(question.context) or set())
     capitals = {stem(w) for w in _SPEAKING_ACRONYM.findall(question.text)}  # an acronym the question writes: "SOHR"
-    written_short = lambda speaker: set(acronyms(speaker or "")) & capitals  # noqa: E731  "SOHR" for the Syrian Observatory for Human Rights
+    written_short = lambda speaker: {a for a in set(acronyms(speaker or "")) & capitals if distinctive(a)}  # noqa: E731  "SOHR" for the
+    # Syrian Observatory for Human Rights
     counted = set(question.target) | _group_qualifiers(question.text)  # "how many Syrian fighters …", "where did the
     # Syrian IS fighters go?": "Syrian" tells which group is meant, not who tells
 

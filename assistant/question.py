@@ -374,7 +374,8 @@ _WHO_SAID_THAT = re.compile(r"^\s*(?:and\s+|so\s+)?(?:who|which \w+)\s+(?:was it
 ASKS_WORDING = re.compile(r"\bword(?:ing|ed)\b|\bwords?[- ]for[- ]words?\b|\bverbatim\b|\bphras(?:ed|ing)\b"
                           r"|\b(?:exact|precise|actual|same)\s+(?:words?|quotes?|quotations?|language)\b"
                           r"|\bquot\w*\s+(?:it|that|this|them|him|her)\s+(?:exactly|precisely|directly|verbatim)\b"
-                          r"|\bwhat\s+exactly\s+(?:did|does|do|was|were|is)\b[^?]*\b(?:say|said|tell|told|write|wrote|put)\b", re.I)
+                          r"|\b(?:what|how)\s+(?:exactly|precisely)\s+(?:did|does|do|was|were|is)\b[^?]*\b(?:say|said|tell|told|write|wrote|put|word|phrase)\b"
+                          r"|\b(?:pull|direct)[- ]quotes?\b", re.I)  # "how exactly did they word it?", "for a pull quote"
 
 
 def _without_preamble(text: str) -> str:

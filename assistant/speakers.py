@@ -9,7 +9,8 @@ it. A short name ("Selo") takes its fullest form in the same article ("SDF spoke
 Talal Selo"). A source left unnamed in the lede ("…, a monitor said") is the one the next
 sentence names ("…, the Britain-based Syrian Observatory for Human Rights said").
 
-What it does not do: resolve names across articles, or tell people from organisations.
+What it does not do: resolve names across articles, or tell people from organisations
+(`speaks_for` takes a name with a determiner or an organisation word for a body).
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ _ROLE = (r"(?:spokes(?:man|woman|person)|head|official|member|leader|commander|c
 _NAME_TOKEN = r"(?:[A-Z][\w’'\-]*|of|for|the|al|bin|a|an|" + _ROLE + r")"
 _VERBS = r"(?:said|says|told|added|estimated|denied|stated|announced|confirmed|insisted|warned|explained|reported|claimed|described|vowed|urged|accused)"
 _BEFORE_VERB = re.compile(rf"\b((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})\s+(?:(?:had|has|have|also|later|earlier|on \w+)\s+)*{_VERBS}\b")
-_AFTER_VERB = re.compile(rf"\b(?:{_VERBS}|(?i:according to)|statement by|spokesman for|head of)\s+((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})")
+# "…," said a statement by the Syrian Democratic Forces: the body whose statement it is, not "a statement"
+_AFTER_VERB = re.compile(rf"\b(?:(?:{_VERBS}|(?i:according to))(?:\s+(?:a|an|the|its|their)\s+(?:[a-z]+\s+)?statement\s+(?:by|from))?"
+                         rf"|statement by|spokesman for|head of)\s+((?:{_NAME_TOKEN}[\s\-]+){{0,7}}{_NAME_TOKEN})")
 _PRONOUN = re.compile(r"^(?:he|she|they|it|we|i)$", re.I)
 _PRONOUN_SUBJECT = re.compile(rf"\b(he|she|it|they)\s+(?:(?:had|has|have|also|later|earlier)\s+)*{_VERBS}\b", re.I)
 
@@ -161,6 +164,25 @@ def _introduced(text: str) -> str | None:
     if not unnamed or _ROLE_NAME.search(text) or _NAMED_AFTER.match(text, unnamed.end()):
         return None  # the sentence names its role holder itself ("A spokesman for the Units, Ana Ruiz, …")
     return f"{unnamed.group(2)} {unnamed.group(1)}"
+
+
+def speaks_for(person: Speaker, body: str | None) -> bool:
+    """Does `person` speak for the organisation `body`, by the role their article gives them?
+    "Jihan Sheikh Ahmed, spokeswoman for the SDF's Raqqa campaign" and "SDF spokesman Talal
+    Selo" speak for "the Syrian Democratic Forces" (its initials), "coalition spokesman Colonel
+    Ryan Dillon" for "the US-led coalition" and "Observatory head Rami Abdel Rahman" for "the
+    Syrian Observatory for Human Rights" (the word naming what it is)."""
+    words = (body or "").split()
+    if not words or words[0].lower() != "the" and not any(w.lower() in ORG_WORDS or w.isupper() and len(w) > 1 for w in words):
+        return False  # a person, not a body ("the Dockers Union", "the US-led coalition", "Syrian Democratic Forces")
+    before_role = re.match(rf"(.*)\b{_ROLE}\b", person.name, re.I)  # the title before the name, to its last role word
+    after_name = re.search(rf"{re.escape(person.name)}\s*,\s+([^,;\"“”]+)", person.named_in.text)
+    role = " ".join(m.group(1) for m in (before_role, after_name) if m)
+    told = {w.lower() for w in re.findall(r"[\w\-]+?(?=[’']s\b|\b)", role)}
+    capitals = [w[0].lower() for w in words if w[0].isupper()]
+    initials = {"".join(capitals[i:]) for i in range(len(capitals) - 1)}  # "SOHR" of the Britain-based Syrian Observatory …
+    head = re.split(r"\s+(?:for|of)\s+", body)[0].split()[-1].lower().split("-")[-1]  # "observatory" of "… Observatory for Human Rights"
+    return bool(initials & told) or head in told
 
 
 def mention_in(text: str) -> str | None:

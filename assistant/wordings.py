@@ -6,13 +6,15 @@ coalition adding "foreign fighters (were) not being allowed to leave", the other
 fighters are not being allowed to leave Raqqa." That is no dispute about what happened, so only
 a question about the words draws it.
 
-Two quotations are one worded differently when they have one speaker, most of the shorter one's
+Two quotations are one worded differently when they have one voice, most of the shorter one's
 words recur in the longer in the same order (`SHARED`, at least `LEAST_WORDS` words), and yet
 they are not reprints of each other (`text.copy_key`). "We're very adamant about not allowing
 foreign fighters to leave the city" shares "foreign fighters … to leave" with the coalition's
-statement, but not most of its words in order: another quotation. So is a spokeswoman's "The
-battle... will continue until the entire city is cleared" beside an SDF statement's "The battle
-will continue until the whole city is clean": alike, but not one speaker's.
+statement, but not most of its words in order: another quotation. One voice is one speaker,
+or a body and someone speaking for it (`speakers.speaks_for`): an SDF statement's "The battle
+will continue until the whole city is clean" and, in another report, the SDF campaign's
+spokeswoman's "The battle... will continue until the entire city is cleared" are one vow,
+worded two ways. Two people are two voices, however alike their words.
 
 What it does not do: find quotations (retrieval and `ranking` do), or compare quotations whose
 speaker is not known.
@@ -25,7 +27,7 @@ from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
 
 from assistant.claims import Claim
-from assistant.discrepancies import BEARING, Found, same_body
+from assistant.discrepancies import BEARING, Found
 from assistant.index import Sentence
 from assistant.question import Question
 from assistant.text import copy_key
@@ -65,23 +67,20 @@ def quoted(ranked: Iterable) -> list[Sentence]:
 
 
 def wordings(question: Question, ranked: list, speaker_of: Callable[[Sentence], str | None],
-             copies_of: Callable[[Sentence], list[Sentence]]) -> list[Found]:
+             copies_of: Callable[[Sentence], list[Sentence]], one_voice: Callable[[Sentence, Sentence], bool]) -> list[Found]:
     """For a question about someone's words (`Question.wording`), the first of the best quotations
     of `ranked` (each nearly as relevant as the best evidence) that other ranked sentences word
-    differently with the same speaker: a discrepancy whose sides are the wordings, each with its
-    reprints. A likelier quotation every article words alike ("The last thing we want is …") does
-    not hide a less likely one they word differently.
-    Another speaker's words are another quotation, however alike ("The battle … will continue
-    until the entire city is cleared", said the campaign's spokeswoman, beside the SDF statement's
-    "until the whole city is clean")."""
+    differently in one voice (`one_voice(a, b)`: see the module docstring): a discrepancy whose
+    sides are the wordings, each with its reprints. A likelier quotation every article words
+    alike ("The last thing we want is …") does not hide a less likely one they word differently."""
     if not question.wording:
         return []
     best = max((item.relevance for item in ranked), default=0.0)
     told = [(item.sentence, words) for item in ranked if (words := quotation(item.sentence.text))]  # read once for all tried
     for sentence in quoted(item for item in ranked if item.relevance >= BEARING * best):
-        speaker, words = speaker_of(sentence), quotation(sentence.text)
+        words = quotation(sentence.text)
         others = [other for other, its in told if other.source != sentence.source and worded_differently(words, its)
-                  and same_body(speaker, speaker_of(other))]
+                  and one_voice(sentence, other)]
         if others and (found := _found(sentence, others, speaker_of, copies_of)):
             return found
     return []

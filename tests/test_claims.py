@@ -4,7 +4,7 @@ import pytest
 
 from assistant.claims import extract, quantity_claims
 from assistant.text import stem
-from assistant.speakers import attribute, speaker_in
+from assistant.speakers import Speaker, attribute, speaker_in, speaks_for
 from assistant.corpus import sentence_spans
 from assistant.index import Sentence
 
@@ -60,9 +60,29 @@ def test_leaving_n_means_n_remain():
     ("Maria Lopez, head of the regional council, said 12 were hurt.", "Maria Lopez"),
     ("The union told Reuters 12 were hurt.", "The union"),
     ("\"We are close to a deal,\" Ana Ruiz, head of the dockers' union, said.", "Ana Ruiz"),
+    ("\"The strike goes on,\" said a statement by the Dockers Union (DU), a federation of port workers.", "the Dockers Union"),
+    ("The port reopened, according to a joint statement from the Harbour Board.", "the Harbour Board"),
 ])
 def test_speaker_patterns(text, speaker):
     assert speaker_in(text) == speaker
+
+
+def test_a_statement_that_opens_a_story_is_its_bodys_not_the_next_named_speakers():
+    rows = article("\"The strike goes on,\" said a statement by the Dockers Union (DU). "
+                   "DU spokesman Omar Haddad told Reuters 40 cranes were idle.")
+    assert attribute(rows, 0).name == "the Dockers Union"  # not "a statement", named in the next sentence
+
+
+def test_who_speaks_for_a_body_by_the_role_their_article_gives_them():
+    def said(name, text):
+        return Speaker(name, article(text)[0])
+
+    lund = said("Mia Lund", "\"We will not back down,\" Mia Lund, spokeswoman for the DU's port campaign, said.")
+    assert speaks_for(lund, "the Dockers Union")            # its initials
+    assert not speaks_for(lund, "the Harbour Board")
+    assert speaks_for(said("board spokesman Colonel Omar Haddad", "x."), "the Harbour Board")  # its head word
+    assert speaks_for(said("Monitor head Ana Ruiz", "x."), "the Valley Monitor for Mine Safety")
+    assert not speaks_for(lund, "Ana Ruiz")                  # a person is no body
 
 
 def test_pronoun_and_short_names_resolve_to_the_fullest_form():

@@ -24,6 +24,7 @@ def test_a_quotation_reworded_is_told_from_another_and_from_a_reprint():
     ("is it quoted word for word the same in both copies?", True),
     ("What did the union say about the strike? I want to quote it exactly.", True),
     ("the 2 versions seem worded diff", True),
+    ("For a pull quote: how exactly did the union put it?", True),
     ("What did the union say about the strike?", False),
     ("How many dockers left the port?", False),
 ])
@@ -54,6 +55,19 @@ def test_alike_words_of_two_speakers_are_two_quotations(tmp_path):
                            "spokeswoman Mia Lund said.\n"))
     told = bot.ask("What exactly did the union say about how long the strike goes on? I want the wording.")
     assert "until each crane is idle" in told.text and told.discrepancies == []
+
+
+@pytest.mark.slow
+def test_a_bodys_statement_and_its_spokeswomans_words_are_one_voice(tmp_path):
+    bot = bot_over(tmp_path,
+                   wire=("Varo dock strike\n\n\"The strike will go on until each crane is idle,\" said a statement by the "
+                         "Dockers Union (DU).\n"),
+                   weekly=("Strike at Varo\n\n\"We are in the last week of the strike,\" Mia Lund, spokeswoman for the DU's "
+                           "port campaign, said. \"The strike... will go on until every crane in the port is idle.\"\n"))
+    told = bot.ask("What exactly did the union say about how long the strike goes on? I want the wording.")
+    assert re.search(r"word this quotation differently: the Dockers Union said “The strike will go on until each crane is "
+                     r"idle” \[\d\]; Mia Lund said “The strike\.\.\. will go on until every crane in the port is idle\.” \[\d\]", told.text)
+    assert bot.ask("How long will the strike go on?").discrepancies == []  # the words not asked about
 
 
 @pytest.mark.slow
