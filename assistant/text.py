@@ -161,6 +161,9 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
             "contact"),  # "how did they get word out?", "who did they send word to?": a message sent
            (re.compile(r"\b(?:form|forms|formed|forming) the (?:backbone|core|bulk) of\b", re.I), "lead"),
            (re.compile(r"\b(?:hand|hands|handed|handing|turn|turns|turned|turning) over\b", re.I), "give"),
+           (re.compile(r"\b(?:push|pushes|pushed|pushing|kick|kicks|kicked|kicking|chase|chases|chased|chasing|throw|throws|threw|"
+                       r"thrown|throwing|boot|boots|booted|booting|force|forces|forced|forcing) out(?: of)?\b", re.I), "driven from"),
+           # "when were they pushed out of Mosul?": "It was driven from its largest Iraqi stronghold Mosul in July"
            (re.compile(r"\b(?:take|takes|took|taken|taking) (?:over|control of|back)\b|\bover(?:ran|run|runs|running)\b", re.I),
             "captured"),
            (re.compile(r"\b(?:keep|keeps|kept|keeping) (?:on )?(?=\w+ing\b)", re.I), "continue "),

@@ -1614,6 +1614,8 @@ def test_colloquial_words_fold_to_the_articles_words():
     assert terms("how did the dockers get word out?") == terms("how did the dockers make contact?") \
         == terms("how did the dockers get word to the owners?")[:2]
     assert terms("who did they send word to?") == terms("who did they contact?")
+    assert terms("when were the rebels pushed out of the port?") == terms("when did the rebels get kicked out of the port?") \
+        == terms("when were the rebels driven from the port?")
 
 
 @pytest.mark.parametrize("question, kind", [
