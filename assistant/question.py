@@ -82,7 +82,8 @@ def answer_kind(text: str) -> str:
     lowered = re.sub(r"^(?:and|so|but|then|also),?\s+", "", spelled_out(text.lower().strip()))  # "and where did they go?"
     lowered = re.sub(r"^(?:according to|per|in the words of)\s+(?:(?!\b(?:how|what|who|when|where|why|which)\b)[^,?]){1,60},\s*(?=\w)",
                      "", lowered)  # "according to X, what …?": what is asked follows the source
-    lowered = re.sub(r"^(?:when|after|before|once|while|since|as soon as)\b(?=[^,?]*\b(?:was|were|is|are|had|has|have|did|\w+ed)\b)"
+    lowered = re.sub(r"^(?:when|after|before|once|while|since|as soon as)\b(?=[^,?]*\b(?:was|were|is|are|had|has|have|did|do|does|"
+                     r"says?|said|came|went|left|got|gave|took|told|fled|\w+ed)\b)"
                      r"[^,?]{1,80},\s*(?=(?:did|do|does|was|were|is|are|has|have|"
                      r"had|can|could|would|will|who|what|which|how|where|why)\b)", "", lowered)  # "When the figure was
     # cited, did it denote fighters alone …?": the main clause asks
