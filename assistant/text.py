@@ -48,6 +48,7 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "denial": "deni", "reject": "deni", "dismiss": "deni", "refut": "deni", "rebut": "deni",
             "spokesman": "speak", "spokeswoman": "speak", "spokesperson": "speak", "spokesmen": "speak",
             "spearhead": "lead", "kurd": "kurdish", "turk": "turkish",  # a people and its adjective are one
+            "iraq": "iraqi",  # "how is IS faring in Iraq?": "driven from its largest Iraqi stronghold"
             "seiz": "captur", "recaptur": "captur", "retak": "captur", "retook": "captur", "retaken": "captur",
             "messag": "contact", "holdout": "fighter", "guy": "member",
             "uk": "britain", "british": "britain",  # "the UK-based monitor" is the "Britain-based" one
@@ -55,6 +56,7 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "readi": "prepar",  # "getting ready to leave": preparations are under way
             "civvi": "civilian",  # "how many civvies got out?"
             "capitul": "surrend",  # "did they capitulate?"
+            "reckon": "estim",  # "what did the coalition reckon?": its estimate
             "american": "us", "washington": "us"}  # "were the Americans happy?", "Washington's side": the US
 
 # News outlets a reader names as the teller of a story ("what does The National say …"): who

@@ -105,6 +105,9 @@ def test_question_kinds_read_relative_pronouns_and_periods_right():
     assert answer_kind("What countries do the volunteers come from?") == answer_kind("What towns did they pass?") == "place"
     assert answer_kind("What reason did the port give for being so strict that no crew may land?") == "reason"
     assert answer_kind("what justification was offered for the closure") == answer_kind("What was the rationale?") == "reason"
+    # a clause setting the scene, whatever its verb, leaves the main one to ask
+    assert answer_kind("When the reports say 40 men came out, were those all strikers, or their families too?") == "yesno"
+    assert answer_kind("When the union says 40 left, who does it count?") == "person"
 
 
 def test_a_time_is_read_at_the_start_of_a_sentence_and_may_is_a_month_only_capitalised():
@@ -1616,6 +1619,8 @@ def test_colloquial_words_fold_to_the_articles_words():
     assert terms("who did they send word to?") == terms("who did they contact?")
     assert terms("when were the rebels pushed out of the port?") == terms("when did the rebels get kicked out of the port?") \
         == terms("when were the rebels driven from the port?")
+    assert terms("what did the army reckon?") == terms("what did the army estimate?")
+    assert terms("how is the army faring in Iraq?")[-1] == terms("its largest Iraqi base")[1]  # a country is its people's adjective, as the Kurds are Kurdish
 
 
 @pytest.mark.parametrize("question, kind", [
