@@ -32,7 +32,7 @@ from assistant.ranking import ASKS_PHOTO, ASKS_WORDS, QUOTED, TIME, TITLE_TERMS,
 from assistant.retrieval import Retriever
 from assistant.settings import Settings
 from assistant.speakers import speaker_in, speaks_for
-from assistant.text import expansions, names, stem, terms
+from assistant.text import expansions, instances, names, stem, terms
 
 _offline.configure()
 
@@ -157,7 +157,7 @@ class Assistant:
         negotiations" shares only that word with "Were negotiations under way over the
         foreign fighters left in Raqqa?", whose other words match dozens of sentences."""
         respelt = [t for t in q.terms if t not in terms(q.text)]  # "civillians": searched as "civilian" too
-        synonyms, focus = " ".join(expansions(q.terms) + respelt), " ".join(q.focus)
+        synonyms, focus = " ".join(expansions(q.terms) + instances(q.terms) + respelt), " ".join(q.focus)
         self.retriever.prepare([q.query, q.text])
         evidence = self.retriever.retrieve(q.query, synonyms, focus)
         if q.query != q.text:

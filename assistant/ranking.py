@@ -25,7 +25,7 @@ from assistant.discrepancies import ASKS_SHARE, PEOPLE, counts_what_is_asked, qu
 from assistant.index import Index, Sentence
 from assistant.question import ASKS_END, Question, spelled_out
 from assistant.retrieval import Evidence
-from assistant.text import ORG_WORDS, OUTLETS, acronym_names, fold_phrasal, names, numbers, stem, term_set, terms, words
+from assistant.text import INSTANCES, ORG_WORDS, OUTLETS, acronym_names, fold_phrasal, names, numbers, stem, term_set, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
 # Names of days and months are matched as capitalised ("May", not "may"); the rest in any case ("Last night, …").
@@ -35,6 +35,7 @@ TIME = re.compile(r"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunda
 DURATION = re.compile(r"\b(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|many) " + _DURATION
                       + r"|(?:for|spent|took|lasted) (?:hours|days|weeks|months|years))\b", re.I)
 FOCUS = 0.12  # a question's term used by fewer than this share of sentences is what it is specifically about
+INSTANCE_FIT = 0.2  # a sentence telling instances of what the question names in general (`text.INSTANCES`)
 MISSPELT = 0.88  # a question's word (6+ letters) the corpus never uses, this close to one it does, is that word misspelt
 KNOWN_SPELLING = 0.8  # a question's name (5+ letters) this close to a corpus word is that word misspelt ("Sellow")
 # "what did X say / make of / think of …": X is the party asked to speak
@@ -218,7 +219,8 @@ class Ranker:
         it based?"), its fit is the better of its two parts', each kept for the answerer."""
         s = evidence.sentence
         kind = self._fit(question.kind, question, s)
-        first = kind + self._words_fit(question, s) + (CAPTION_FIT if ASKS_PHOTO.search(question.text) and self.is_caption(s) else 0.0)
+        first = kind + self._words_fit(question, s) + (CAPTION_FIT if ASKS_PHOTO.search(question.text) and self.is_caption(s) else 0.0) \
+            + (INSTANCE_FIT if self._tells_instances(question, s) else 0.0)
         also = self._fit(question.also, question, s) if question.also else 0.0
         return Scored(evidence, self.relevance(wanted, evidence, question), max(first, also) if question.also else first,
                       also, HEADLINE if headline(s.text) else 0.0, kind if question.also else None)
@@ -238,8 +240,16 @@ class Ranker:
             own |= frozenset().union(*(lexicon.terms_of(s) for s in self.neighbours(evidence.sentence, 0, 1)))
         near = self.near_terms(evidence.sentence)
         total = sum(w for _, w in wanted) or 1.0
-        covered = sum(w * (1.0 if t in own else 0.3 if t in near else 0.0) for t, w in wanted)
+        told = lambda t: t in own or not own.isdisjoint(INSTANCES.get(t, ()))  # noqa: E731  "atrocities": "killed …"
+        covered = sum(w * (1.0 if told(t) else 0.3 if t in near else 0.0) for t, w in wanted)
         return 0.5 * covered / total + 0.5 * max(evidence.dense, 0.0)
+
+    def _tells_instances(self, question: Question, sentence: Sentence) -> bool:
+        """Does the sentence tell instances of what the question names in general ("which
+        atrocities?": "killed dozens of captured soldiers"), not only name it ("the stage for
+        some of its darkest atrocities")?"""
+        wanted = {i for t in question.terms for i in INSTANCES.get(t, ())}
+        return bool(wanted) and not self.index.lexicon.terms_of(sentence).isdisjoint(wanted)
 
     def _words_fit(self, question: Question, sentence: Sentence) -> float:
         """ "How did Col. Dillon characterise the arrangement?" asks for his words: his quotations

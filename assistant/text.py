@@ -288,6 +288,18 @@ def copy_key(text: str) -> tuple:
     return tuple(terms(text)) + tuple(sorted(numbers(text)))
 
 
+# What a word for wrongdoing in general covers: asked which atrocities or abuses a place is known
+# for, an article answers with its killings, executions and slavery, in words the question never
+# uses ("The group killed dozens of captured soldiers there … the site of a slave market").
+_ACTS = ("kill", "execut", "massacr", "slave", "tortur", "behead", "rape")
+INSTANCES = {"atroc": _ACTS, "abus": _ACTS, "crime": _ACTS, "horror": _ACTS, "brutal": _ACTS}
+
+
+def instances(stems: list[str]) -> list[str]:
+    """The stems of what the question's general words cover (`INSTANCES`), for lexical retrieval."""
+    return sorted({i for s in stems for i in INSTANCES.get(s, ())} - set(stems))
+
+
 def expansions(stems: list[str]) -> list[str]:
     """Other words of the same variant class: "fighter" -> jihadist, militant, terrorist, …
     (used to widen lexical retrieval; the stems are what BM25's stemmer makes of them too)."""

@@ -2024,3 +2024,15 @@ def test_who_runs_a_body_asks_for_its_head_and_is_about_the_body():
     assert "run" not in analyse("Who's in charge of the dock union?").terms + analyse("who is actually running the port?").terms
     assert "run" in analyse("who ran out of the port?").terms  # running away, not running it
 
+
+
+@pytest.mark.slow
+def test_asked_which_atrocities_the_answer_tells_the_killings_not_only_that_there_were_some(tmp_path):
+    bot = bot_over(tmp_path, town=(
+        "Varo after the militia\n\nThe militia seized Varo in 2015 and became notorious for the darkest atrocities of the "
+        "war in the valley. Its leaders held parades in the main square. The militia executed dozens of captured police "
+        "officers there in May 2016 and ran a slave market in the old souk. The town's mayor fled to the capital.\n"),
+        storms=storm_season(12))
+    answer = bot.ask("What atrocities did the militia commit in Varo?")
+    assert "executed dozens of captured police officers" in answer.text and "slave market" in answer.text
+    assert "held parades" not in answer.text
