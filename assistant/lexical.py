@@ -46,7 +46,7 @@ from assistant.text import TERMS, copy_key, stem, term_set, terms
 if TYPE_CHECKING:
     import numpy as np
 
-FORMAT = 24  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
+FORMAT = 25  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
             # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
             # 6: speaker readings; 7: claims, speakers and term sets; 8: claims read by a newer
             # claims.py: bump whenever claim extraction changes; 9: terms fold "said there was no"
@@ -60,7 +60,8 @@ FORMAT = 24  # bump when what is saved changes (2: document frequencies count ac
             # 19: "ordinary people" are civilians, "clawed back" is recaptured, Americans are the US;
             # 20: a foothold, holding ground and hanging on are a presence; 21: getting or sending word
             # is contact; 22: pushed or kicked out is driven from;
-            # 23: to reckon is to estimate; 24: Iraq is Iraqi)
+            # 23: to reckon is to estimate; 24: Iraq is Iraqi;
+            # 25: a solution or an arrangement is a deal)
 # What a sentence tells, asked of every sentence of the articles a question retrieves ("does it
 # give a reason?", "does it name someone's role?"): each a question of its text alone, answered
 # at ingest. Cached by text, they had been read on a sentence's first meeting: over the gold

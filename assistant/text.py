@@ -57,6 +57,7 @@ VARIANTS = {"raqa": "raqqa", "sello": "selo", "isil": "is", "isis": "is", "daesh
             "civvi": "civilian",  # "how many civvies got out?"
             "capitul": "surrend",  # "did they capitulate?"
             "reckon": "estim",  # "what did the coalition reckon?": its estimate
+            "solut": "deal", "arrang": "deal",  # "a local solution", "the arrangement its partners made": the deal
             "american": "us", "washington": "us"}  # "were the Americans happy?", "Washington's side": the US
 
 # News outlets a reader names as the teller of a story ("what does The National say …"): who

@@ -1620,6 +1620,8 @@ def test_colloquial_words_fold_to_the_articles_words():
     assert terms("when were the rebels pushed out of the port?") == terms("when did the rebels get kicked out of the port?") \
         == terms("when were the rebels driven from the port?")
     assert terms("what did the army reckon?") == terms("what did the army estimate?")
+    assert terms("did the army back the arrangement?") == terms("did the army back the deal?") \
+        == terms("did the army back the solution?")  # "This is a local solution," the spokesman said of the deal
     assert terms("how is the army faring in Iraq?")[-1] == terms("its largest Iraqi base")[1]  # a country is its people's adjective, as the Kurds are Kurdish
 
 
