@@ -39,7 +39,9 @@ _KIND_PATTERNS = [
     # "what exactly is the SDF?": what a name stands for (lower-cased here; `answer_kind` checks the name)
     ("definition", r"^\s*what\s+(?:exactly\s+)?(?:is|are|was|were)\s+(?:the\s+)?(?!(?:the\s+|his\s+|her\s+|their\s+|its\s+)?(?:reason|purpose|aim|goal|point|name|names)\b)"
                    r"(?![\w\-’'. ]*[’']s\s+names?\b)"  # "what is that council member's name?" asks who
-                   r"[\w\-’'. ]{2,40}\?*\s*$"),
+                   r"[\w\-’'. ]{2,40}\?*\s*$"
+                   r"|^\s*how\s+(?:should|do|would|can|could|might|to)\s+(?:(?:i|we|you|one)\s+)?describe\s+(?:the\s+)?[\w\-’'. ]{2,40}\?*\s*$"),  # "how
+    # do I describe the SDF?": what it is
     ("person", r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (\w+ )?(group|organi[sz]ation|militia|official|spokes\w+|alliance|forces?|monitor|person|agency|outlet|news|commander|leader|member)\b|\bwhat (group|organi[sz]ation|militia|alliance|monitor|agency)\b|\bnames? of\b|\bwhat (?:is|was|are|were) (?:his|her|their|its) names?\b"
                r"|[’']s\s+names?\b|^\s*(?:and\s+)?(?:(?:the|his|her|their|its)\s+)?(?:full\s+)?names?\s*\?*\s*$"  # "the member's name?", "name?"
                r"|\b(?:spokes\w+|head|leader|chief|commander|director|official|member|boss|colonel|general)\s+names?\s*\?*\s*$"),  # "ypg spox name?"
@@ -114,7 +116,7 @@ _TOPIC_FIRST = re.compile(r"^(?:(?:i[’']?m|i am)\s+(?:(?:a bit|so|really|still
 _IN_A_GROUP = re.compile(r"^(?:(?:and|so|but|ok),?\s+)?(?i:who)\s+(?i:is|are)\s+(?:(?i:actually|exactly|really)\s+)?"
                          r"(?:(?i:in)\s+(?:the\s+)?(?:[A-Z][\w\-’']*\s*)+|(?:the\s+)?[A-Z]{2,6}s?)"
                          r"(?:,?\s*(?i:exactly|really|actually))?\s*\?*\s*$")
-_NAMED = re.compile(r"\b(?:is|are|was|were)\s+(?:exactly\s+)?(?:the\s+)?(?:[\w\-’'.]+\s+){0,3}?[A-Z][\w\-’'.]*\s*\?*\s*$")
+_NAMED = re.compile(r"\b(?:is|are|was|were|describe)\s+(?:exactly\s+)?(?:the\s+)?(?:[\w\-’'.]+\s+){0,3}?[A-Z][\w\-’'.]*\s*\?*\s*$")
 
 
 _CONTRACTED = re.compile(r"\b(who|what|where|when|how|why|which|that|there|it)[’']s\b", re.I)
@@ -219,7 +221,7 @@ _FIGURE_OF = re.compile(r"\b\d[\d,]*\s+((?:[A-Za-z][\w\-’']*\s+){0,2}?[a-z][\w
 def analyse(text: str, history: list[dict] | None = None) -> Question:
     """The question's kind, terms and target, with context from `history` when it needs it."""
     asked_for_words = bool(ASKS_WORDING.search(text))  # said, often, in the purpose dropped next
-    text = _without_preamble(text)
+    text = _without_preamble(_without_format(text))
     text, told_differ = _without_told_differ(_one_question(_without_contrast(_without_purpose(in_full(text)))))
     question = Question(text=text, kind=answer_kind(text), terms=_topic_terms(text), target=counted_thing(text),
                         wording=asked_for_words)
@@ -396,6 +398,19 @@ def _without_purpose(text: str) -> str:
     return _PURPOSE.sub("", text) or text
 
 
+def _without_format(text: str) -> str:
+    """The question without the form it wants the answer in, or whom the answer is for: "In one
+    line, how should we describe who makes up the SDF?" asks who makes it up."""
+    bare = re.sub(r"\s+([?,.:;!])", r"\1", re.sub(r"\s{2,}", " ", _FORMAT.sub(" ", text)))
+    bare = re.sub(r",+(?=[?.!:;]|$)", "", bare).strip(" ,")
+    return bare if re.search(r"\w", bare) else text
+
+
+# The form the asker wants the answer in, or whom it is for: no topic ("in one line", "in plain terms",
+# "for the briefing note", "for listeners")
+_FORMAT = re.compile(r"\b(?:in\s+(?:one|a|a single|a short|one short)\s+(?:line|sentence|phrase)|in\s+plain\s+(?:terms|english|words)"
+                     r"|for\s+(?:the\s+|my\s+|our\s+|a\s+)?(?:script|briefing(?:\s+note)?|listeners|viewers|readers|intro|graphic|"
+                     r"caption|lower[- ]third|bulletin|newsletter))\b,?", re.I)
 _PURPOSE = re.compile(r"(?:(?<=[,;.!?])|\s[-—–])\s*(?:i|we)\s*(?:want|need|have|[’']d like|would like|[’']m trying|am trying|[’']re trying|are trying|"
                       r"[’']m going|am going|[’']ll need)\s+to\s+(?!(?:know|understand|find|check|confirm|see|learn|hear|be sure)\b"
                       r"(?!\s+(?:before|because|since|so that|for (?:my|our|the))\b))"

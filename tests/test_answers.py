@@ -108,6 +108,16 @@ def test_question_kinds_read_relative_pronouns_and_periods_right():
     # a clause setting the scene, whatever its verb, leaves the main one to ask
     assert answer_kind("When the reports say 40 men came out, were those all strikers, or their families too?") == "yesno"
     assert answer_kind("When the union says 40 left, who does it count?") == "person"
+    assert answer_kind("How should I describe the Dockers Union?") == answer_kind("what is the DU?") == "definition"
+
+
+def test_the_form_the_answer_is_wanted_in_is_no_topic():
+    from assistant.question import analyse
+
+    assert analyse("In one line, how should we describe the Dockers Union?").terms == analyse("How should we describe the "
+                                                                                              "Dockers Union?").terms
+    assert analyse("Quick one for the script: who is doing the talking, in plain terms?").text == "who is doing the talking?"
+    assert "line" in analyse("What is the union's line on the strike?").terms  # a position, not a length
 
 
 def test_a_time_is_read_at_the_start_of_a_sentence_and_may_is_a_month_only_capitalised():
