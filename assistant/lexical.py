@@ -46,7 +46,7 @@ from assistant.text import TERMS, copy_key, stem, term_set, terms
 if TYPE_CHECKING:
     import numpy as np
 
-FORMAT = 25  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
+FORMAT = 26  # bump when what is saved changes (2: document frequencies count acronyms; 3: BM25 in
             # table order; 4: "IS" counted as a term; 5: a hyphenated word's parts counted too;
             # 6: speaker readings; 7: claims, speakers and term sets; 8: claims read by a newer
             # claims.py: bump whenever claim extraction changes; 9: terms fold "said there was no"
@@ -61,7 +61,7 @@ FORMAT = 25  # bump when what is saved changes (2: document frequencies count ac
             # 20: a foothold, holding ground and hanging on are a presence; 21: getting or sending word
             # is contact; 22: pushed or kicked out is driven from;
             # 23: to reckon is to estimate; 24: Iraq is Iraqi;
-            # 25: a solution or an arrangement is a deal)
+            # 25: a solution or an arrangement is a deal; 26: to take a place is to capture it)
 # What a sentence tells, asked of every sentence of the articles a question retrieves ("does it
 # give a reason?", "does it name someone's role?"): each a question of its text alone, answered
 # at ingest. Cached by text, they had been read on a sentence's first meeting: over the gold

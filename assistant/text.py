@@ -169,6 +169,8 @@ PHRASAL = [(re.compile(r"\b(?:give|gives|gave|given|giving) (?:themselves |himse
            # "when were they pushed out of Mosul?": "It was driven from its largest Iraqi stronghold Mosul in July"
            (re.compile(r"\b(?:take|takes|took|taken|taking) (?:over|control of|back)\b|\bover(?:ran|run|runs|running)\b", re.I),
             "captured"),
+           (re.compile(r"\b(?:take|takes|took|taken|taking) (?=(?:the (?:city|town)|it|(?-i:[A-Z][a-z]+))\b)", re.I), "captured "),  # "when did
+           # IS take Raqqa?": "ISIL captured Raqqa in 2014"; not "take them as far as …", nor "take full control"
            (re.compile(r"\b(?:keep|keeps|kept|keeping) (?:on )?(?=\w+ing\b)", re.I), "continue "),
            (re.compile(r"\b(?:go|goes|went|going|gone) on (?=until\b|till\b|for\b)|\b(?:go|goes|went|going|gone) on\s*(?=\?|$)",
                        re.I), "continue ")]  # "would go on until?": continue; "what's going on in it?" is no duration

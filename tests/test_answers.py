@@ -1632,6 +1632,9 @@ def test_colloquial_words_fold_to_the_articles_words():
     assert terms("what did the army reckon?") == terms("what did the army estimate?")
     assert terms("did the army back the arrangement?") == terms("did the army back the deal?") \
         == terms("did the army back the solution?")  # "This is a local solution," the spokesman said of the deal
+    assert terms("when did the militia take Varo?") == terms("when did the militia capture Varo?") \
+        == terms("when did the militia take the town?")[:2] + ["varo"]
+    assert "take" in terms("wanting to take them home") and "take" in terms("battling to take full control of the port")
     assert terms("how is the army faring in Iraq?")[-1] == terms("its largest Iraqi base")[1]  # a country is its people's adjective, as the Kurds are Kurdish
 
 
