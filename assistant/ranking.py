@@ -25,7 +25,7 @@ from assistant.discrepancies import ASKS_SHARE, PEOPLE, counts_what_is_asked, qu
 from assistant.index import Index, Sentence
 from assistant.question import ASKS_END, Question, spelled_out
 from assistant.retrieval import Evidence
-from assistant.text import INSTANCES, ORG_WORDS, OUTLETS, acronym_names, fold_phrasal, names, numbers, stem, term_set, terms, words
+from assistant.text import INSTANCES, ORG_WORDS, OUTLETS, acronym_names, covered, fold_phrasal, names, numbers, stem, term_set, terms, words
 
 _DURATION = r"(?:hours?|days?|weeks?|months?|years?|minutes?|decades?|times?)"
 # Names of days and months are matched as capitalised ("May", not "may"); the rest in any case ("Last night, …").
@@ -248,7 +248,7 @@ class Ranker:
         """Does the sentence tell instances of what the question names in general ("which
         atrocities?": "killed dozens of captured soldiers"), not only name it ("the stage for
         some of its darkest atrocities")?"""
-        wanted = {i for t in question.terms for i in INSTANCES.get(t, ())}
+        wanted = covered(question.terms)
         return bool(wanted) and not self.index.lexicon.terms_of(sentence).isdisjoint(wanted)
 
     def _words_fit(self, question: Question, sentence: Sentence) -> float:

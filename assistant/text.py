@@ -298,9 +298,14 @@ _ACTS = ("kill", "execut", "massacr", "slave", "tortur", "behead", "rape")
 INSTANCES = {"atroc": _ACTS, "abus": _ACTS, "crime": _ACTS, "horror": _ACTS, "brutal": _ACTS}
 
 
+def covered(stems: list[str]) -> frozenset[str]:
+    """The stems of what the question's general words cover (`INSTANCES`): "atrocities" -> kill, execut, …"""
+    return frozenset(i for s in stems for i in INSTANCES.get(s, ()))
+
+
 def instances(stems: list[str]) -> list[str]:
-    """The stems of what the question's general words cover (`INSTANCES`), for lexical retrieval."""
-    return sorted({i for s in stems for i in INSTANCES.get(s, ())} - set(stems))
+    """`covered`, less the question's own words, for lexical retrieval."""
+    return sorted(covered(stems) - set(stems))
 
 
 def expansions(stems: list[str]) -> list[str]:
